@@ -1,0 +1,124 @@
+# upkit: composable filters for SLA-aware IaaS cloud upgrades.
+#
+#   make            build every tool in cmd/ into build/bin/
+#   make check      install test dependencies, run the suite, then run it
+#                   again under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make demo       install build dependencies, run the bundled example
+#   make install    PREFIX=/usr/local DESTDIR= (staged installs)
+#   make DEV=1      stricter warnings for development
+#   make SANITIZE=address,undefined   sanitized build in build-san/
+#
+# A tool is a folder cmd/<tool>/ of .c files; it links build/libupkit.a,
+# built once from common/.  Adding a folder adds a tool: see README.md.
+
+VERSION := $(shell cat VERSION)
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+
+ifdef SANITIZE
+B := build-san
+SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+else
+B := build
+SAN_FLAGS :=
+endif
+
+WARN := -Wall -Wextra -Werror
+ifdef DEV
+WARN += -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
+	-Wpointer-arith -Wwrite-strings -Wundef -Wvla \
+	-Wold-style-definition -Wnull-dereference
+endif
+
+# Deferred (=), so that the flags are asked for only when compiling,
+# after scripts/install-deps has had its chance to install the libraries.
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags jansson yaml-0.1)
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs jansson yaml-0.1)
+# glibc has argp; musl and the BSDs need argp-standalone's -largp.
+ARGP_LIBS = $(shell printf '#include <argp.h>\nint main(int c, char **v) { return argp_parse(0, c, v, 0, 0, 0); }\n' | \
+	$(CC) -x c - -o /dev/null 2>/dev/null || echo -largp)
+
+CFLAGS ?= -O2 -g
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(SAN_FLAGS) \
+	-Icommon -DUPKIT_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
+LIBS_ALL = $(PKG_LIBS) $(ARGP_LIBS) -lm
+
+TOOLS := $(sort $(notdir $(wildcard cmd/*)))
+BINS := $(TOOLS:%=$(B)/bin/%)
+COMMON_SRC := $(sort $(wildcard common/*.c))
+COMMON_OBJ := $(COMMON_SRC:%.c=$(B)/%.o)
+LIB := $(B)/libupkit.a
+UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
+UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
+MAN1 := $(sort $(wildcard man/*.1))
+MAN5 := $(sort $(wildcard man/*.5))
+
+.PHONY: all check check-run demo install uninstall clean deps deps-check \
+	tools units
+.DEFAULT_GOAL := all
+
+all: tools units
+tools: $(BINS)
+units: $(UNIT_BINS)
+
+$(B)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIB): $(COMMON_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+# One rule per tool: its objects plus the shared library.
+define tool_rule
+$(B)/bin/$(1): $(patsubst %.c,$(B)/%.o,$(sort $(wildcard cmd/$(1)/*.c))) $(LIB)
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$(LIBS_ALL)
+endef
+$(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
+
+$(B)/unit/%: $(B)/tests/unit/%.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS_ALL)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+deps:
+	@scripts/install-deps build
+deps-check:
+	@scripts/install-deps check
+
+# check: the suite on the normal build, then on the sanitized one.
+check: deps-check
+	@$(MAKE) --no-print-directory check-run
+	@$(MAKE) --no-print-directory SANITIZE=address,undefined check-run
+
+check-run: all
+	@UPKIT_BIN=$(CURDIR)/$(B)/bin UPKIT_UNIT=$(CURDIR)/$(B)/unit \
+	    UPKIT_SANITIZE='$(SANITIZE)' prove -j2 -f tests/*.t
+
+demo: deps
+	@$(MAKE) --no-print-directory tools
+	@UPKIT_BIN=$(CURDIR)/$(B)/bin scripts/demo
+
+install: tools
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(MANDIR)/man5
+	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
+	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
+	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5
+
+uninstall:
+	rm -f $(TOOLS:%=$(DESTDIR)$(BINDIR)/%) \
+	    $(MAN1:man/%=$(DESTDIR)$(MANDIR)/man1/%) \
+	    $(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%)
+
+clean:
+	rm -rf build build-san

@@ -1,0 +1,31 @@
+/* cli.c: common command-line set-up (see cli.h). */
+#include <stdio.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "exitcodes.h"
+
+const char *argp_program_bug_address =
+    "the upkit issue tracker (see README.md)";
+
+static char version[128];
+
+void
+cli_init(char **argv)
+{
+	diag_init(argv[0]);
+	/* argp names the program after argv[0]: make it "tool", not a path. */
+	argv[0] = (char *)diag_progname();
+	snprintf(version, sizeof version, "%s (upkit) %s", diag_progname(),
+	    UPKIT_VERSION);
+	argp_program_version = version;
+	argp_err_exit_status = EXIT_USAGE;
+}
+
+const char *
+cli_one_input(struct argp_state *state, const char *current, const char *arg)
+{
+	if (current != NULL)
+		argp_error(state, "only one input file may be given");
+	return arg;
+}

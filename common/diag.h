@@ -1,0 +1,48 @@
+/*
+ * diag.h: the one place upkit tools print diagnostics.
+ *
+ * Every message goes to stderr on a single line, prefixed with the
+ * program name and, when known, the input and the place in it:
+ *
+ *	prog: file:line:col: message		syntax errors (diag_at)
+ *	prog: file: .path.in.document: message	semantic errors (diag_path)
+ *	prog: file: message			whole-file errors (diag_error)
+ *	prog: file: .path: warning: message	warnings (diag_warn)
+ *
+ * Control characters coming from input are escaped (\n, \t, \xHH), so
+ * one diagnostic is always one line.  Tools never call fprintf(stderr)
+ * themselves.
+ */
+#ifndef UPKIT_DIAG_H
+#define UPKIT_DIAG_H
+
+#include <stdarg.h>
+
+#if defined(__GNUC__)
+#define DIAG_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define DIAG_PRINTF(f, a)
+#endif
+
+/* diag_init: remember the program name (the basename of argv0). */
+void diag_init(const char *argv0);
+const char *diag_progname(void);
+
+/* The file argument may be NULL when no input is involved. */
+void diag_error(const char *file, const char *fmt, ...) DIAG_PRINTF(2, 3);
+void diag_at(const char *file, long line, long col, const char *fmt, ...)
+    DIAG_PRINTF(4, 5);
+void diag_path(const char *file, const char *path, const char *fmt, ...)
+    DIAG_PRINTF(3, 4);
+void diag_warn(const char *file, const char *path, const char *fmt, ...)
+    DIAG_PRINTF(3, 4);
+void diag_vpath(const char *file, const char *path, const char *fmt,
+    va_list ap);
+
+/* diag_fatal: print "prog: message" and exit with status. */
+_Noreturn void diag_fatal(int status, const char *fmt, ...) DIAG_PRINTF(2, 3);
+
+/* Number of warnings printed so far (tools may turn them into errors). */
+unsigned long diag_warnings(void);
+
+#endif

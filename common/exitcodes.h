@@ -1,0 +1,22 @@
+/*
+ * exitcodes.h: the exit statuses every upkit tool uses.
+ *
+ * The values are those of sysexits(3), so scripts can tell a usage
+ * mistake from bad data from a failing disk.  Every man page lists the
+ * ones its tool can return in EXIT STATUS.
+ */
+#ifndef UPKIT_EXITCODES_H
+#define UPKIT_EXITCODES_H
+
+enum exit_code {
+	EXIT_OK = 0,		/* success */
+	EXIT_USAGE = 64,	/* bad command line: unknown option, bad operand */
+	EXIT_DATAERR = 65,	/* input is malformed or violates the format */
+	EXIT_NOINPUT = 66,	/* an input file does not exist or is unreadable */
+	EXIT_SOFTWARE = 70,	/* internal error: a bug in upkit */
+	EXIT_OSERR = 71,	/* the system failed us: out of memory, fork */
+	EXIT_CANTCREAT = 73,	/* an output file cannot be created */
+	EXIT_IOERR = 74,	/* reading or writing failed */
+};
+
+#endif

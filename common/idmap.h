@@ -1,0 +1,32 @@
+/*
+ * idmap.h: string id -> dense index, the way every planner numbers its
+ * vertices.  Open addressing with FNV-1a; keys are copied.  Lookups
+ * and insertions are O(1) expected, so numbering a cloud is linear.
+ */
+#ifndef UPKIT_IDMAP_H
+#define UPKIT_IDMAP_H
+
+#include <stddef.h>
+
+struct idmap {
+	char **keys;		/* by index, in insertion order */
+	size_t count;		/* number of ids */
+	size_t keys_cap;
+	size_t *slots;		/* hash table of index + 1; 0 is empty */
+	size_t nslots;		/* a power of two */
+};
+
+void idmap_init(struct idmap *m);
+void idmap_free(struct idmap *m);
+/* idmap_find: the index of id, or -1 when absent. */
+long idmap_find(const struct idmap *m, const char *id);
+/*
+ * idmap_add: give id the next index and return it; when id is already
+ * present, return its index negated minus one (-(index) - 1), so that
+ * "idmap_add(...) < 0" means "duplicate".
+ */
+long idmap_add(struct idmap *m, const char *id);
+/* idmap_key: the id of index i. */
+const char *idmap_key(const struct idmap *m, size_t i);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * load.h: read one JSON or YAML document into jansson values.
+ *
+ * A file operand of "-" (or NULL) means standard input, shown in
+ * diagnostics as "<stdin>".  The format is sniffed, not taken from the
+ * file name: a document whose first significant character is '{' or
+ * '[' is JSON, anything else is YAML.  YAML is read with the YAML 1.2
+ * core schema (so "no" and "NO" stay strings) and with limits on
+ * nesting and alias expansion; see upkit-state(5), INPUT FORMATS.
+ *
+ * On failure a located diagnostic has been printed and the return value
+ * is the exit status to use (EXIT_NOINPUT, EXIT_IOERR, EXIT_DATAERR).
+ */
+#ifndef UPKIT_LOAD_H
+#define UPKIT_LOAD_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+/* Nesting deeper than this is refused (both JSON and YAML). */
+#define LOAD_MAX_DEPTH 512
+/*
+ * Nodes that YAML aliases may add, beyond the number of nodes written
+ * out in the document itself.  A legitimate document reuses a few
+ * anchors; an alias bomb multiplies them exponentially.
+ */
+#define LOAD_ALIAS_ALLOWANCE 10000
+
+/* load_name: the name diagnostics use for a file operand. */
+const char *load_name(const char *file);
+
+/* load_document: read and parse file into *out (a new reference). */
+int load_document(const char *file, json_t **out);
+
+/* load_buffer: parse an in-memory document; name is for diagnostics. */
+int load_buffer(const char *name, const char *buf, size_t len, json_t **out);
+
+/* yaml_to_json: parse YAML (used by load_buffer; see yaml2json.c). */
+int yaml_to_json(const char *name, const char *buf, size_t len, json_t **out);
+
+#endif

@@ -1,0 +1,117 @@
+/* output.c: deterministic, all-or-nothing output (see output.h). */
+#include <argp.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "exitcodes.h"
+#include "output.h"
+#include "xalloc.h"
+
+struct output_opts output_opts;
+
+static const struct argp_option options[] = {
+	{ "compact", 'c', 0, 0, "Write JSON on one line instead of indented", 0 },
+	{ 0 }
+};
+
+static error_t
+parse_opt(int key, char *arg, struct argp_state *state)
+{
+	(void)arg;
+	(void)state;
+	if (key != 'c')
+		return ARGP_ERR_UNKNOWN;
+	output_opts.compact = 1;
+	return 0;
+}
+
+const struct argp output_argp = { options, parse_opt, 0, 0, 0, 0, 0 };
+
+static int
+write_chunk(const char *buf, size_t size, void *data)
+{
+	(void)data;
+	return fwrite(buf, 1, size, stdout) == size ? 0 : -1;
+}
+
+int
+output_json(const json_t *doc)
+{
+	size_t flags = JSON_PRESERVE_ORDER | JSON_ENCODE_ANY;
+
+	flags |= output_opts.compact ? JSON_COMPACT : JSON_INDENT(2);
+	if (json_dump_callback(doc, write_chunk, NULL, flags) != 0 ||
+	    putchar('\n') == EOF) {
+		diag_error("stdout", "write error: %s", strerror(errno));
+		return EXIT_IOERR;
+	}
+	return EXIT_OK;
+}
+
+struct text_buffer {
+	char *data;
+	size_t size;
+};
+
+/*
+ * A text buffer is a memory stream.  A tool writes one result, so one
+ * buffer at a time is all that is needed.
+ */
+static struct text_buffer current;
+static FILE *current_fp;
+
+FILE *
+output_text_begin(void)
+{
+	if (current_fp != NULL)
+		diag_fatal(EXIT_SOFTWARE, "output_text_begin called twice");
+	current_fp = open_memstream(&current.data, &current.size);
+	if (current_fp == NULL)
+		diag_fatal(EXIT_OSERR, "out of memory");
+	return current_fp;
+}
+
+void
+output_text_discard(FILE *fp)
+{
+	if (fp == NULL || fp != current_fp)
+		return;
+	fclose(fp);
+	free(current.data);
+	current.data = NULL;
+	current_fp = NULL;
+}
+
+int
+output_text_commit(FILE *fp)
+{
+	int status = EXIT_OK;
+
+	if (fp != current_fp || fclose(fp) != 0)
+		diag_fatal(EXIT_OSERR, "out of memory");
+	current_fp = NULL;
+	if (fwrite(current.data, 1, current.size, stdout) != current.size) {
+		diag_error("stdout", "write error: %s", strerror(errno));
+		status = EXIT_IOERR;
+	}
+	free(current.data);
+	current.data = NULL;
+	return status;
+}
+
+int
+output_close(int status)
+{
+	int failed = fflush(stdout) != 0 || ferror(stdout);
+
+	/* fclose reports errors that only show when the data leaves. */
+	if (fclose(stdout) != 0)
+		failed = 1;
+	if (failed && status == EXIT_OK) {
+		diag_error("stdout", "write error: %s", strerror(errno));
+		return EXIT_IOERR;
+	}
+	return status;
+}

@@ -1,0 +1,40 @@
+/*
+ * output.h: all-or-nothing output on stdout.
+ *
+ * A tool computes its whole result first and writes it once, at the
+ * end, with output_json() or by committing a text buffer; nothing
+ * reaches stdout before the tool knows it succeeded.  output_close()
+ * then flushes and checks stdout, so "tool > /dev/full" fails with
+ * EXIT_IOERR instead of exiting 0.
+ *
+ * JSON keeps the key order of the input (sections a tool adds come
+ * after the ones it read), is pretty-printed with two spaces by
+ * default and on one line with -c; either way it ends with a newline.
+ * The same input therefore always gives byte-identical output.
+ */
+#ifndef UPKIT_OUTPUT_H
+#define UPKIT_OUTPUT_H
+
+#include <stdio.h>
+#include <jansson.h>
+
+struct output_opts {
+	int compact;		/* -c: one line instead of indented */
+};
+
+/* The -c/--compact option, shared by every JSON-writing tool. */
+extern struct output_opts output_opts;
+extern const struct argp output_argp;
+
+/* output_json: write doc to stdout; returns an exit status. */
+int output_json(const json_t *doc);
+
+/* A text buffer (Graphviz, YAML...) that reaches stdout only on commit. */
+FILE *output_text_begin(void);
+int output_text_commit(FILE *fp);
+void output_text_discard(FILE *fp);
+
+/* output_close: flush and close stdout; EXIT_IOERR if that failed. */
+int output_close(int status);
+
+#endif

@@ -1,0 +1,371 @@
+/* sysconf.c: read and check the "system" section (see sysconf.h). */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sysconf.h"
+#include "xalloc.h"
+
+const char *const resource_kind_names[] = { "host", "hypervisor",
+	"virtual-storage", "storage-device", "switch", "router",
+	"controller", "network-service", NULL };
+const char *const role_names[] = { "compute", "storage", "network",
+	"controller", NULL };
+const char *const activation_names[] = { "active", "deactivated",
+	"failed", NULL };
+const char *const dep_type_names[] = { "contained", "migration",
+	"composition", "aggregation", "communication", "storage",
+	"controller", "vm-storage", "vm-controller", "peer", NULL };
+
+static int
+load_roles(struct access *a, const json_t *obj, unsigned *roles)
+{
+	json_t *list, *v;
+	size_t i;
+	int r, bit;
+
+	if ((r = acc_get_array(a, obj, "roles", ACC_OPTIONAL, &list)) != 0)
+		return r < 0 ? -1 : 0;
+	access_enter_key(a, "roles");
+	json_array_foreach(list, i, v) {
+		access_enter_index(a, i);
+		for (bit = 0; role_names[bit] != NULL; bit++)
+			if (json_is_string(v) &&
+			    strcmp(json_string_value(v), role_names[bit]) == 0)
+				break;
+		if (role_names[bit] == NULL)
+			return access_fail(a, "unknown role (expected compute, "
+			    "storage, network or controller)");
+		*roles |= 1u << bit;
+		access_leave(a);
+	}
+	access_leave(a);
+	return 0;
+}
+
+static int
+load_products(struct access *a, const json_t *obj, json_t **out)
+{
+	const char *name;
+	json_t *v;
+	int r;
+
+	if ((r = acc_get_object(a, obj, "products", ACC_OPTIONAL, out)) != 0) {
+		*out = NULL;
+		return r < 0 ? -1 : 0;
+	}
+	access_enter_key(a, "products");
+	json_object_foreach(*out, name, v) {
+		const char *version;
+
+		access_enter_key(a, name);
+		if (!json_is_string(v))
+			return access_fail(a, "expected a version string, got "
+			    "%s (quote versions such as \"6.7\")",
+			    json_is_number(v) ? "a number" : "another type");
+		(void)acc_as_string(a, v, &version);
+		access_leave(a);
+	}
+	access_leave(a);
+	return 0;
+}
+
+static int
+load_resource(struct access *a, const json_t *obj, struct sysconf *sc,
+    struct resource *res)
+{
+	static const char *const known[] = { "id", "kind", "roles", "status",
+		"capacity", "min_sponsors", "products", NULL };
+	json_int_t capacity = sc->host_capacity, min_sponsors = 0;
+	int kind, status = STATUS_ACTIVE;
+
+	if (acc_as_object(a, obj) < 0 || acc_check_keys(a, obj, known) < 0 ||
+	    acc_get_string(a, obj, "id", ACC_REQUIRED, &res->id) < 0 ||
+	    acc_get_enum(a, obj, "kind", ACC_REQUIRED, resource_kind_names,
+	    &kind) < 0 ||
+	    acc_get_enum(a, obj, "status", ACC_OPTIONAL, activation_names,
+	    &status) < 0 ||
+	    acc_get_int_range(a, obj, "capacity", ACC_OPTIONAL, 0, 1000000,
+	    &capacity) < 0 ||
+	    acc_get_int_range(a, obj, "min_sponsors", ACC_OPTIONAL, 0,
+	    1000000, &min_sponsors) < 0 ||
+	    load_roles(a, obj, &res->roles) < 0 ||
+	    load_products(a, obj, &res->products) < 0)
+		return -1;
+	res->kind = (enum resource_kind)kind;
+	res->status = (enum activation)status;
+	res->capacity = (res->roles & ROLE_COMPUTE) ? (long)capacity : 0;
+	res->min_sponsors = (long)min_sponsors;
+	if (idmap_add(&sc->resource_ids, res->id) < 0)
+		return access_fail_at(a, "id", "duplicate resource id \"%s\"",
+		    res->id);
+	return 0;
+}
+
+static int
+load_resources(struct access *a, const json_t *section, struct sysconf *sc)
+{
+	json_t *list, *obj;
+	size_t i;
+
+	if (acc_get_array(a, section, "resources", ACC_REQUIRED, &list) < 0)
+		return -1;
+	sc->nresources = json_array_size(list);
+	sc->resources = xcalloc(sc->nresources, sizeof *sc->resources);
+	access_enter_key(a, "resources");
+	json_array_foreach(list, i, obj) {
+		access_enter_index(a, i);
+		if (load_resource(a, obj, sc, &sc->resources[i]) < 0)
+			return -1;
+		access_leave(a);
+	}
+	access_leave(a);
+	return 0;
+}
+
+/* resource_ref: field key of obj names a known resource; its index. */
+static int
+resource_ref(struct access *a, const json_t *obj, const char *key,
+    const struct sysconf *sc, size_t *out)
+{
+	const char *id;
+	long i;
+
+	if (acc_get_string(a, obj, key, ACC_REQUIRED, &id) < 0)
+		return -1;
+	if ((i = idmap_find(&sc->resource_ids, id)) < 0)
+		return access_fail_at(a, key, "no resource has id \"%s\"", id);
+	*out = (size_t)i;
+	return 0;
+}
+
+static int
+load_dependency(struct access *a, const json_t *obj, const struct sysconf *sc,
+    struct dependency *d)
+{
+	static const char *const known[] = { "type", "dependent", "sponsor",
+		NULL };
+	int type;
+
+	if (acc_as_object(a, obj) < 0 || acc_check_keys(a, obj, known) < 0 ||
+	    acc_get_enum(a, obj, "type", ACC_REQUIRED, dep_type_names,
+	    &type) < 0 ||
+	    resource_ref(a, obj, "dependent", sc, &d->dependent) < 0 ||
+	    resource_ref(a, obj, "sponsor", sc, &d->sponsor) < 0)
+		return -1;
+	d->type = (enum dep_type)type;
+	if (d->dependent == d->sponsor)
+		return access_fail(a, "\"%s\" cannot depend on itself",
+		    sc->resources[d->dependent].id);
+	return 0;
+}
+
+static int
+load_dependencies(struct access *a, const json_t *section, struct sysconf *sc)
+{
+	json_t *list, *obj;
+	size_t i;
+	int r;
+
+	if ((r = acc_get_array(a, section, "dependencies", ACC_OPTIONAL,
+	    &list)) != 0)
+		return r < 0 ? -1 : 0;
+	sc->ndeps = json_array_size(list);
+	sc->deps = xcalloc(sc->ndeps, sizeof *sc->deps);
+	access_enter_key(a, "dependencies");
+	json_array_foreach(list, i, obj) {
+		access_enter_index(a, i);
+		if (load_dependency(a, obj, sc, &sc->deps[i]) < 0)
+			return -1;
+		access_leave(a);
+	}
+	access_leave(a);
+	return 0;
+}
+
+static int
+load_vm(struct access *a, const json_t *obj, struct sysconf *sc,
+    struct vm *vm)
+{
+	static const char *const known[] = { "id", "host", "group", "role",
+		NULL };
+	static const char *const vm_roles[] = { "active", "standby", NULL };
+	int role = -1;
+
+	if (acc_as_object(a, obj) < 0 || acc_check_keys(a, obj, known) < 0 ||
+	    acc_get_string(a, obj, "id", ACC_REQUIRED, &vm->id) < 0 ||
+	    resource_ref(a, obj, "host", sc, &vm->host) < 0 ||
+	    acc_get_string(a, obj, "group", ACC_OPTIONAL, &vm->group) < 0 ||
+	    acc_get_enum(a, obj, "role", ACC_OPTIONAL, vm_roles, &role) < 0)
+		return -1;
+	vm->role = role < 0 ? NULL : vm_roles[role];
+	if (vm->group == NULL)
+		vm->group = vm->id;	/* alone in its own group */
+	if (!(sc->resources[vm->host].roles & ROLE_COMPUTE))
+		return access_fail_at(a, "host", "\"%s\" is not a compute host",
+		    sc->resources[vm->host].id);
+	if (idmap_add(&sc->vm_ids, vm->id) < 0)
+		return access_fail_at(a, "id", "duplicate VM id \"%s\"", vm->id);
+	return 0;
+}
+
+static int
+load_tenant_vms(struct access *a, const json_t *obj, struct sysconf *sc,
+    size_t tenant)
+{
+	json_t *list, *v;
+	size_t i;
+	int r;
+
+	sc->tenants[tenant].first_vm = sc->nvms;
+	if ((r = acc_get_array(a, obj, "vms", ACC_OPTIONAL, &list)) != 0)
+		return r < 0 ? -1 : 0;
+	sc->vms = xreallocarray(sc->vms, sc->nvms + json_array_size(list),
+	    sizeof *sc->vms);
+	access_enter_key(a, "vms");
+	json_array_foreach(list, i, v) {
+		struct vm *vm = &sc->vms[sc->nvms];
+
+		memset(vm, 0, sizeof *vm);
+		vm->tenant = tenant;
+		access_enter_index(a, i);
+		if (load_vm(a, v, sc, vm) < 0)
+			return -1;
+		access_leave(a);
+		sc->nvms++;
+	}
+	access_leave(a);
+	sc->tenants[tenant].nvms = json_array_size(list);
+	return 0;
+}
+
+/* check_sla: the elasticity SLA must be satisfiable as written. */
+static int
+check_sla(struct access *a, const struct tenant *t)
+{
+	if (t->min > t->max)
+		return access_fail(a, "min %ld is greater than max %ld",
+		    t->min, t->max);
+	if ((long)t->nvms > t->max)
+		return access_fail(a, "tenant \"%s\" has %zu VMs, more than "
+		    "its max %ld", t->id, t->nvms, t->max);
+	return 0;
+}
+
+static int
+load_tenant(struct access *a, const json_t *obj, struct sysconf *sc,
+    size_t i)
+{
+	static const char *const known[] = { "id", "min", "max",
+		"scaling_adjustment", "cooldown", "vms", NULL };
+	struct tenant *t = &sc->tenants[i];
+	json_int_t min, max, s = 1, c = 0;
+
+	if (acc_as_object(a, obj) < 0 || acc_check_keys(a, obj, known) < 0 ||
+	    acc_get_string(a, obj, "id", ACC_REQUIRED, &t->id) < 0 ||
+	    acc_get_int_range(a, obj, "min", ACC_REQUIRED, 0, INT_MAX,
+	    &min) < 0 ||
+	    acc_get_int_range(a, obj, "max", ACC_REQUIRED, 0, INT_MAX,
+	    &max) < 0 ||
+	    acc_get_int_range(a, obj, "scaling_adjustment", ACC_OPTIONAL, 1,
+	    INT_MAX, &s) < 0 ||
+	    acc_get_int_range(a, obj, "cooldown", ACC_OPTIONAL, 0, INT_MAX,
+	    &c) < 0 ||
+	    load_tenant_vms(a, obj, sc, i) < 0)
+		return -1;
+	t->min = (long)min;
+	t->max = (long)max;
+	t->scaling_adjustment = (long)s;
+	t->cooldown = (long)c;
+	return check_sla(a, t);
+}
+
+static int
+load_tenants(struct access *a, const json_t *section, struct sysconf *sc)
+{
+	struct idmap ids;
+	json_t *list, *obj;
+	size_t i;
+	int r = 0;
+
+	if ((r = acc_get_array(a, section, "tenants", ACC_OPTIONAL,
+	    &list)) != 0)
+		return r < 0 ? -1 : 0;
+	sc->ntenants = json_array_size(list);
+	sc->tenants = xcalloc(sc->ntenants, sizeof *sc->tenants);
+	idmap_init(&ids);
+	access_enter_key(a, "tenants");
+	json_array_foreach(list, i, obj) {
+		access_enter_index(a, i);
+		if ((r = load_tenant(a, obj, sc, i)) < 0)
+			break;
+		if (idmap_add(&ids, sc->tenants[i].id) < 0) {
+			r = access_fail_at(a, "id", "duplicate tenant id \"%s\"",
+			    sc->tenants[i].id);
+			break;
+		}
+		access_leave(a);
+	}
+	idmap_free(&ids);
+	if (r == 0)
+		access_leave(a);
+	return r;
+}
+
+/* check_capacity: no compute host holds more VMs than its capacity K. */
+static int
+check_capacity(struct access *a, const struct sysconf *sc)
+{
+	size_t *load = xcalloc(sc->nresources, sizeof *load), i;
+	int r = 0;
+
+	for (i = 0; i < sc->nvms; i++)
+		load[sc->vms[i].host]++;
+	for (i = 0; i < sc->nresources && r == 0; i++)
+		if ((long)load[i] > sc->resources[i].capacity) {
+			access_enter_key(a, "resources");
+			access_enter_index(a, i);
+			r = access_fail(a, "host \"%s\" holds %zu VMs but its "
+			    "capacity is %ld", sc->resources[i].id, load[i],
+			    sc->resources[i].capacity);
+			access_leave(a);
+			access_leave(a);
+		}
+	free(load);
+	return r;
+}
+
+int
+sysconf_load(struct access *a, const json_t *section, struct sysconf *sc)
+{
+	static const char *const known[] = { "version", "host_capacity",
+		"resources", "dependencies", "tenants", NULL };
+	json_int_t k = 1;
+
+	memset(sc, 0, sizeof *sc);
+	idmap_init(&sc->resource_ids);
+	idmap_init(&sc->vm_ids);
+	if (acc_as_object(a, section) < 0 ||
+	    acc_check_keys(a, section, known) < 0 ||
+	    acc_get_int_range(a, section, "host_capacity", ACC_OPTIONAL, 0,
+	    1000000, &k) < 0)
+		return -1;
+	sc->host_capacity = (long)k;
+	if (load_resources(a, section, sc) < 0 ||
+	    load_dependencies(a, section, sc) < 0 ||
+	    load_tenants(a, section, sc) < 0)
+		return -1;
+	return check_capacity(a, sc);
+}
+
+void
+sysconf_free(struct sysconf *sc)
+{
+	free(sc->resources);
+	free(sc->deps);
+	free(sc->tenants);
+	free(sc->vms);
+	idmap_free(&sc->resource_ids);
+	idmap_free(&sc->vm_ids);
+	memset(sc, 0, sizeof *sc);
+}

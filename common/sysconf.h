@@ -1,0 +1,101 @@
+/*
+ * sysconf.h: the "system" section, the IaaS system configuration of
+ * seed 000 section II.A, read into checked C structures.
+ *
+ * Resources carry an id, a kind, roles (membership of M_compute,
+ * M_storage, M_network, M_controller), installed products, an
+ * activation status and, for compute hosts, the capacity K in VMs.
+ * Dependencies are typed and point from the dependent resource to its
+ * sponsor (seed 000 II.E).  Tenants carry the elasticity SLA (min_n,
+ * max_n, s_n, c_n) and their VMs with placement and anti-affinity
+ * group.  See upkit-state(5), section "system".
+ *
+ * sysconf_load() checks types, unknown fields, unique ids, references
+ * between resources, VMs and hosts, and the SLA's own consistency.
+ * Pointers into the document (strings, products) stay valid while the
+ * document lives.
+ */
+#ifndef UPKIT_SYSCONF_H
+#define UPKIT_SYSCONF_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#include "access.h"
+#include "idmap.h"
+
+enum resource_kind {
+	KIND_HOST, KIND_HYPERVISOR, KIND_VIRTUAL_STORAGE, KIND_STORAGE_DEVICE,
+	KIND_SWITCH, KIND_ROUTER, KIND_CONTROLLER, KIND_NETWORK_SERVICE,
+	KIND_COUNT
+};
+
+enum role {
+	ROLE_COMPUTE = 1 << 0, ROLE_STORAGE = 1 << 1, ROLE_NETWORK = 1 << 2,
+	ROLE_CONTROLLER = 1 << 3
+};
+
+enum activation { STATUS_ACTIVE, STATUS_DEACTIVATED, STATUS_FAILED };
+
+/* Dependency types of seed 000 section II.A and II.E. */
+enum dep_type {
+	DEP_CONTAINED, DEP_MIGRATION, DEP_COMPOSITION, DEP_AGGREGATION,
+	DEP_COMMUNICATION, DEP_STORAGE, DEP_CONTROLLER, DEP_VM_STORAGE,
+	DEP_VM_CONTROLLER, DEP_PEER, DEP_COUNT
+};
+
+struct resource {
+	const char *id;
+	enum resource_kind kind;
+	unsigned roles;			/* enum role bits */
+	enum activation status;
+	long capacity;			/* K: VMs it can host (compute hosts) */
+	long min_sponsors;		/* aggregates: sponsors needed, else 0 */
+	json_t *products;		/* product name -> version string */
+};
+
+struct dependency {
+	enum dep_type type;
+	size_t dependent, sponsor;	/* resource indices */
+};
+
+struct vm {
+	const char *id;
+	size_t tenant;			/* tenant index */
+	size_t host;			/* resource index of its host */
+	const char *group;		/* anti-affinity group */
+	const char *role;		/* "active", "standby" or NULL */
+};
+
+struct tenant {
+	const char *id;
+	long min, max;			/* min_n, max_n: VMs agreed in the SLA */
+	long scaling_adjustment;	/* s_n: VMs per scaling operation */
+	long cooldown;			/* c_n: seconds between two scalings */
+	size_t first_vm, nvms;		/* a slice of sysconf.vms */
+};
+
+struct sysconf {
+	long host_capacity;		/* the default K */
+	struct resource *resources;
+	size_t nresources;
+	struct dependency *deps;
+	size_t ndeps;
+	struct tenant *tenants;
+	size_t ntenants;
+	struct vm *vms;
+	size_t nvms;
+	struct idmap resource_ids;	/* resource id -> index */
+	struct idmap vm_ids;		/* vm id -> index */
+};
+
+extern const char *const resource_kind_names[];	/* by enum resource_kind */
+extern const char *const role_names[];		/* by bit position */
+extern const char *const activation_names[];	/* by enum activation */
+extern const char *const dep_type_names[];	/* by enum dep_type */
+
+/* sysconf_load: read section (the "system" object); 0 or -1. */
+int sysconf_load(struct access *a, const json_t *section, struct sysconf *sc);
+void sysconf_free(struct sysconf *sc);
+
+#endif

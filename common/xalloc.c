@@ -1,0 +1,45 @@
+/* xalloc.c: allocation that exits on failure (see xalloc.h). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "exitcodes.h"
+#include "xalloc.h"
+
+static void *
+checked(void *p)
+{
+	if (p == NULL)
+		diag_fatal(EXIT_OSERR, "out of memory");
+	return p;
+}
+
+void *
+xmalloc(size_t size)
+{
+	return checked(malloc(size ? size : 1));
+}
+
+void *
+xcalloc(size_t count, size_t size)
+{
+	return checked(calloc(count ? count : 1, size ? size : 1));
+}
+
+void *
+xreallocarray(void *ptr, size_t count, size_t size)
+{
+	size_t bytes;
+
+	if (size != 0 && count > SIZE_MAX / size)
+		diag_fatal(EXIT_OSERR, "out of memory");
+	bytes = count * size;
+	return checked(realloc(ptr, bytes != 0 ? bytes : 1));
+}
+
+char *
+xstrdup(const char *s)
+{
+	return checked(strdup(s));
+}

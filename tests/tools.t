@@ -1,0 +1,83 @@
+#!/bin/sh
+# tools.t: promises every upkit tool keeps, checked for each binary:
+# a man page that lints clean and has the sections operators look for,
+# --help and --version on stdout with status 0, unknown options exit 64
+# with nothing on stdout, and a full disk on stdout is an error (74).
+. "$(dirname "$0")/lib.sh"
+version=$(cat "$top/VERSION")
+
+# first_good_case TOOL: a data case of TOOL that succeeds with output.
+first_good_case() {
+	for d in "$top/tests/$1"/*/; do
+		d=${d%/}
+		[ -f "$d/args" ] && [ -s "$d/stdout" ] && [ ! -f "$d/status" ] &&
+		    { echo "$d"; return; }
+	done
+}
+
+check_man() {
+	page="$top/man/$1.1"
+	if [ ! -f "$page" ]; then
+		fail "$1: man/$1.1 exists"
+		return
+	fi
+	mandoc -Tlint -W warning "$page" >"$T/lint" 2>&1 || true
+	if [ -s "$T/lint" ]; then fail "$1: man page lints clean"; diag "$T/lint"
+	else pass "$1: man page lints clean"; fi
+	missing=""
+	for s in NAME SYNOPSIS DESCRIPTION "EXIT STATUS" EXAMPLES "SEE ALSO"; do
+		grep -q "^\.Sh $s\$" "$page" || missing="$missing $s"
+	done
+	if [ -z "$missing" ]; then pass "$1: man page has the usual sections"
+	else fail "$1: man page lacks:$missing"; fi
+}
+
+check_options() {
+	if "$1" --help >"$T/out" 2>"$T/err" && grep -q "^Usage: $1" "$T/out" &&
+	    [ ! -s "$T/err" ]; then pass "$1 --help: usage on stdout, exit 0"
+	else fail "$1 --help: usage on stdout, exit 0"; fi
+
+	if "$1" --version >"$T/out" 2>&1 &&
+	    [ "$(cat "$T/out")" = "$1 (upkit) $version" ]; then
+		pass "$1 --version says '$1 (upkit) $version'"
+	else fail "$1 --version"; diag "$T/out"; fi
+
+	set +e; "$1" --no-such-option </dev/null >"$T/out" 2>"$T/err"; st=$?; set -e
+	if [ "$st" = 64 ] && [ ! -s "$T/out" ] && grep -q "no-such-option" "$T/err"
+	then pass "$1: unknown option exits 64, names it, prints nothing"
+	else fail "$1: unknown option (status $st)"; diag "$T/err"; fi
+}
+
+check_full_disk() {
+	tool=$1
+	case_dir=$(first_good_case "$tool")
+	if [ -z "$case_dir" ] || [ ! -w /dev/full ]; then
+		skip "$1: no successful data case to write to /dev/full"
+		return
+	fi
+	set +e
+	(cd "$case_dir" && {
+		set --
+		while IFS= read -r a || [ -n "$a" ]; do set -- "$@" "$a"; done
+		input=/dev/null; [ -f stdin ] && input=stdin
+		"$tool" "$@" <"$input"
+	} <args) >/dev/full 2>"$T/err"
+	st=$?
+	set -e
+	if [ "$st" = 74 ] && grep -q "write error" "$T/err"; then
+		pass "$1 > /dev/full fails with status 74"
+	else fail "$1 > /dev/full (status $st)"; diag "$T/err"; fi
+}
+
+for tool in $(tools); do
+	check_man "$tool"
+	check_options "$tool"
+	check_full_disk "$tool"
+done
+for page in "$top"/man/*.5; do
+	[ -f "$page" ] || continue
+	mandoc -Tlint -W warning "$page" >"$T/lint" 2>&1 || true
+	if [ -s "$T/lint" ]; then fail "$(basename "$page") lints clean"; diag "$T/lint"
+	else pass "$(basename "$page") lints clean"; fi
+done
+done_testing

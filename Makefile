@@ -63,6 +63,8 @@ MAN5 := $(sort $(wildcard man/*.5))
 .PHONY: all check check-run demo install uninstall clean deps deps-check \
 	tools units
 .DEFAULT_GOAL := all
+# Keep unit-test objects: they are intermediate files to make otherwise.
+.SECONDARY:
 
 all: tools units
 tools: $(BINS)
@@ -102,7 +104,7 @@ check: deps-check
 
 check-run: all
 	@UPKIT_BIN=$(CURDIR)/$(B)/bin UPKIT_UNIT=$(CURDIR)/$(B)/unit \
-	    UPKIT_SANITIZE='$(SANITIZE)' prove -j2 -f tests/*.t
+	    UPKIT_SANITIZE='$(SANITIZE)' prove -j2 -f tests/*.t $(UNIT_BINS)
 
 demo: deps
 	@$(MAKE) --no-print-directory tools

@@ -69,7 +69,32 @@ check_full_disk() {
 	else fail "$1 > /dev/full (status $st)"; diag "$T/err"; fi
 }
 
+# check_bad_input TOOL: each file of tests/bad-input/ gives status 65, one
+# line on stderr naming the file, nothing on stdout.
+check_bad_input() {
+	for bad in "$top"/tests/bad-input/*.json "$top"/tests/bad-input/*.yaml; do
+		name=$(basename "$bad")
+		set --
+		if [ -f "$top/tests/$tool/bad-input-args" ]; then
+			while IFS= read -r a || [ -n "$a" ]; do
+				[ "$a" = BAD ] && a=$bad
+				set -- "$@" "$a"
+			done <"$top/tests/$tool/bad-input-args"
+		else
+			set -- "$bad"
+		fi
+		set +e; "$tool" "$@" </dev/null >"$T/out" 2>"$T/err"; st=$?; set -e
+		if [ "$st" = 65 ] && [ ! -s "$T/out" ] &&
+		    [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "$name" "$T/err"; then
+			pass "$tool rejects $name: status 65, one located line"
+		else
+			fail "$tool rejects $name (status $st)"; diag "$T/err"
+		fi
+	done
+}
+
 for tool in $(tools); do
+	check_bad_input "$tool"
 	check_man "$tool"
 	check_options "$tool"
 	check_full_disk "$tool"

@@ -280,13 +280,14 @@ load_tenant(struct access *a, const json_t *obj, struct sysconf *sc,
 	return check_sla(a, t);
 }
 
+/* load_tenants: the tenants, their SLAs and VMs; tenant ids are unique. */
 static int
 load_tenants(struct access *a, const json_t *section, struct sysconf *sc)
 {
 	struct idmap ids;
 	json_t *list, *obj;
 	size_t i;
-	int r = 0;
+	int r;
 
 	if ((r = acc_get_array(a, section, "tenants", ACC_OPTIONAL,
 	    &list)) != 0)
@@ -297,18 +298,16 @@ load_tenants(struct access *a, const json_t *section, struct sysconf *sc)
 	access_enter_key(a, "tenants");
 	json_array_foreach(list, i, obj) {
 		access_enter_index(a, i);
-		if ((r = load_tenant(a, obj, sc, i)) < 0)
-			break;
-		if (idmap_add(&ids, sc->tenants[i].id) < 0) {
+		r = load_tenant(a, obj, sc, i);
+		if (r == 0 && idmap_add(&ids, sc->tenants[i].id) < 0)
 			r = access_fail_at(a, "id", "duplicate tenant id \"%s\"",
 			    sc->tenants[i].id);
+		access_leave(a);
+		if (r < 0)
 			break;
-		}
-		access_leave(a);
 	}
+	access_leave(a);
 	idmap_free(&ids);
-	if (r == 0)
-		access_leave(a);
 	return r;
 }
 

@@ -9,6 +9,8 @@
  * Duplicate mapping keys and merge keys are errors, never resolved.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,12 +46,19 @@ struct builder {
 	int documents;
 };
 
-static int
-fail(struct builder *b, const yaml_mark_t *m, const char *fmt, const char *arg)
-{
-	char msg[256];
+static int fail(struct builder *, const yaml_mark_t *, const char *, ...)
+    DIAG_PRINTF(3, 4);
 
-	snprintf(msg, sizeof msg, fmt, arg);
+/* fail: report at a libyaml mark (0-based) as line:col (1-based). */
+static int
+fail(struct builder *b, const yaml_mark_t *m, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
 	diag_at(b->name, (long)m->line + 1, (long)m->column + 1, "%s", msg);
 	return EXIT_DATAERR;
 }
@@ -200,7 +209,7 @@ make_scalar(struct builder *b, const yaml_event_t *ev, int *err)
 	json_t *v;
 
 	if (memchr(s, '\0', len) != NULL) {
-		*err = fail(b, &ev->start_mark, "NUL character in scalar%s", "");
+		*err = fail(b, &ev->start_mark, "NUL character in scalar");
 		return NULL;
 	}
 	if (tag != NULL)
@@ -210,7 +219,7 @@ make_scalar(struct builder *b, const yaml_event_t *ev, int *err)
 	else
 		v = plain_scalar(b, ev, s, len, err);
 	if (v == NULL && *err == 0)
-		*err = fail(b, &ev->start_mark, "invalid UTF-8 in scalar%s", "");
+		*err = fail(b, &ev->start_mark, "invalid UTF-8 in scalar");
 	return v;
 }
 
@@ -238,14 +247,14 @@ attach(struct builder *b, const yaml_event_t *ev, json_t *v, size_t size,
 		if (!is_scalar && !json_is_string(v)) {
 			json_decref(v);
 			return fail(b, &ev->start_mark,
-			    "a mapping key must be a scalar%s", "");
+			    "a mapping key must be a scalar");
 		}
 		f->key = xstrdup(json_is_string(v) ? json_string_value(v) :
 		    (const char *)ev->data.scalar.value);
 		json_decref(v);
 		if (strcmp(f->key, "<<") == 0)
 			return fail(b, &ev->start_mark,
-			    "merge keys ('<<') are not supported%s", "");
+			    "merge keys ('<<') are not supported");
 		if (json_object_get(f->node, f->key) != NULL)
 			return fail(b, &ev->start_mark,
 			    "duplicate key '%s'", f->key);
@@ -297,11 +306,11 @@ on_open(struct builder *b, const yaml_event_t *ev, int is_map)
 
 	if (b->depth == LOAD_MAX_DEPTH)
 		return fail(b, &ev->start_mark,
-		    "nesting deeper than %s levels", "512");
+		    "nesting deeper than %d levels", LOAD_MAX_DEPTH);
 	if (b->depth > 0 && json_is_object(b->stack[b->depth - 1].node) &&
 	    b->stack[b->depth - 1].key == NULL)
 		return fail(b, &ev->start_mark,
-		    "a mapping key must be a scalar%s", "");
+		    "a mapping key must be a scalar");
 	b->written++;
 	f = &b->stack[b->depth++];
 	f->node = is_map ? json_object() : json_array();
@@ -328,7 +337,7 @@ on_event(struct builder *b, const yaml_event_t *ev)
 	case YAML_DOCUMENT_START_EVENT:
 		if (++b->documents > 1)
 			return fail(b, &ev->start_mark,
-			    "more than one document in the stream%s", "");
+			    "more than one document in the stream");
 		return EXIT_OK;
 	case YAML_SCALAR_EVENT:
 		return on_scalar(b, ev);

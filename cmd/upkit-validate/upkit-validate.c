@@ -18,6 +18,7 @@
 #include "state.h"
 #include "summary.h"
 #include "sysconf.h"
+#include "xalloc.h"
 
 struct options {
 	enum section section;	/* SECTION_COUNT: a whole document */
@@ -139,9 +140,7 @@ main(int argc, char **argv)
 	size_t i;
 
 	cli_init(argv);
-	o.files = calloc((size_t)argc + 1, sizeof *o.files);
-	if (o.files == NULL)
-		return EXIT_OSERR;
+	o.files = xcalloc((size_t)argc + 1, sizeof *o.files);
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
 	for (i = 0; i < o.nfiles; i++)
 		if ((s = validate(&o, o.files[i])) != EXIT_OK && status == EXIT_OK)

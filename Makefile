@@ -61,7 +61,7 @@ MAN1 := $(sort $(wildcard man/*.1))
 MAN5 := $(sort $(wildcard man/*.5))
 
 .PHONY: all check check-run demo install uninstall clean deps deps-check \
-	tools units
+	tools units fuzz
 .DEFAULT_GOAL := all
 # Keep unit-test objects: they are intermediate files to make otherwise.
 .SECONDARY:
@@ -122,5 +122,18 @@ uninstall:
 	    $(MAN1:man/%=$(DESTDIR)$(MANDIR)/man1/%) \
 	    $(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%)
 
+# fuzz: libFuzzer targets for the parsers (clang only; not part of check).
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+fuzz: deps
+	@mkdir -p build-fuzz
+	$(FUZZ_CC) -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L \
+	    -fsanitize=fuzzer,address,undefined -Icommon $(PKG_CFLAGS) \
+	    -o build-fuzz/load tests/fuzz/load.c $(COMMON_SRC) $(LIBS_ALL)
+	mkdir -p build-fuzz/corpus-load
+	build-fuzz/load -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+	    -close_fd_mask=2 \
+	    build-fuzz/corpus-load tests/fuzz/corpus-load
+
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz

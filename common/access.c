@@ -347,3 +347,47 @@ acc_check_keys(struct access *a, const json_t *obj, const char *const *known)
 	}
 	return 0;
 }
+
+int
+acc_each_element(struct access *a, const json_t *obj, const char *key,
+    int flags, acc_element_fn fn, void *ctx)
+{
+	json_t *list, *v;
+	size_t i;
+	int r = acc_get_array(a, obj, key, flags, &list);
+
+	if (r != 0)
+		return r;
+	access_enter_key(a, key);
+	json_array_foreach(list, i, v) {
+		access_enter_index(a, i);
+		r = fn(a, v, i, ctx);
+		access_leave(a);
+		if (r < 0)
+			break;
+	}
+	access_leave(a);
+	return r < 0 ? -1 : 0;
+}
+
+int
+acc_each_member(struct access *a, const json_t *obj, const char *key,
+    int flags, acc_member_fn fn, void *ctx)
+{
+	const char *name;
+	json_t *map, *v;
+	int r = acc_get_object(a, obj, key, flags, &map);
+
+	if (r != 0)
+		return r;
+	access_enter_key(a, key);
+	json_object_foreach(map, name, v) {
+		access_enter_key(a, name);
+		r = fn(a, name, v, ctx);
+		access_leave(a);
+		if (r < 0)
+			break;
+	}
+	access_leave(a);
+	return r < 0 ? -1 : 0;
+}

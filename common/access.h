@@ -88,6 +88,22 @@ int acc_get_enum(struct access *a, const json_t *obj, const char *key,
     int flags, const char *const *names, int *out);
 
 /*
+ * Iteration with the path kept: fn is called for each element of the
+ * array (or each member of the object) at member key of obj, with the
+ * current path at that element ("key[i]" or "key.name").  Iteration
+ * stops at the first fn that returns -1, and so does the caller: the
+ * result is -1 then, 1 when an optional member is absent, 0 otherwise.
+ */
+typedef int (*acc_element_fn)(struct access *a, const json_t *v, size_t i,
+    void *ctx);
+typedef int (*acc_member_fn)(struct access *a, const char *name,
+    const json_t *v, void *ctx);
+int acc_each_element(struct access *a, const json_t *obj, const char *key,
+    int flags, acc_element_fn fn, void *ctx);
+int acc_each_member(struct access *a, const json_t *obj, const char *key,
+    int flags, acc_member_fn fn, void *ctx);
+
+/*
  * acc_check_keys: every member of obj must be among known (NULL-
  * terminated), except keys starting with "x-", which are the
  * operator's own.  Catches typos such as "min_sponsor".

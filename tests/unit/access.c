@@ -86,9 +86,57 @@ test_escaping(void)
 	    "diag: control characters from input are escaped: one line");
 }
 
+static int
+want_positive(struct access *a, const json_t *v, size_t i, void *ctx)
+{
+	json_int_t n;
+
+	(void)i;
+	++*(int *)ctx;
+	if (acc_as_int(a, v, &n) < 0)
+		return -1;
+	return n > 0 ? 0 : access_fail(a, "%lld is not positive", (long long)n);
+}
+
+static int
+count_member(struct access *a, const char *name, const json_t *v, void *ctx)
+{
+	(void)a;
+	(void)v;
+	if (strcmp(name, "b") == 0)
+		++*(int *)ctx;
+	return 0;
+}
+
+static void
+test_iteration(void)
+{
+	json_t *obj = json_pack("{s:[i,i,i,i], s:{s:i, s:i}}", "sizes", 1, 2,
+	    -3, 4, "map", "a", 1, "b", 2);
+	struct access a;
+	int calls = 0, r;
+
+	access_init(&a, "f.json");
+	capture_begin();
+	r = acc_each_element(&a, obj, "sizes", ACC_REQUIRED, want_positive,
+	    &calls);
+	is_str(capture_end(), "upkit: f.json: .sizes[2]: -3 is not positive\n",
+	    "each_element: the callback's error carries the element's path");
+	ok(r == -1 && calls == 3, "each_element: stops at the first error");
+	is_str(access_path(&a), ".", "each_element: the path is restored");
+	is_long(acc_each_element(&a, obj, "none", ACC_OPTIONAL, want_positive,
+	    &calls), 1, "each_element: an absent optional list returns 1");
+	calls = 0;
+	r = acc_each_member(&a, obj, "map", ACC_REQUIRED, count_member, &calls);
+	ok(r == 0 && calls == 1, "each_member: visits every member by name");
+	access_free(&a);
+	json_decref(obj);
+}
+
 int
 main(void)
 {
+	test_iteration();
 	test_paths();
 	test_getters();
 	test_escaping();

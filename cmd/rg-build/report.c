@@ -1,0 +1,238 @@
+/*
+ * report.c: take in the upgrade iteration report (seed 000 III.B, step 1
+ * "update"): each executed action's result, by action id, against the
+ * first execution level of the previous resource graph.  An operation
+ * (the actions of one change on one resource) whose actions all
+ * succeeded is done; one with a failed action counts a failed attempt
+ * for its undo unit (the actuator has already undone it at resource
+ * level); a failed resource-level undo leaves the resource isolated and
+ * failed.  Isolation at max-retry is decided in evaluate.c.
+ */
+#include <string.h>
+
+#include "rgb.h"
+
+enum result { R_SUCCEEDED, R_FAILED, R_UNDONE, R_UNDO_FAILED, R_NOT_RUN };
+static const char *const result_names[] = { "succeeded", "failed",
+	"undone", "undo-failed", "not-run", NULL };
+
+/* An operation's outcome, gathered over its actions. */
+struct outcome {
+	const char *undo_unit;
+	long change;		/* 0: an undo operation */
+	int all_ok, failed, undo_failed, ran;
+};
+
+struct change_set *
+find_set(const struct rgb *b, const char *uid, uint32_t *q, uint32_t *s)
+{
+	for (*q = 0; *q < b->model.nreqs; (*q)++)
+		for (*s = 0; *s < b->model.reqs[*q].nsets; (*s)++)
+			if (strcmp(b->model.reqs[*q].sets[*s].uid, uid) == 0)
+				return &b->model.reqs[*q].sets[*s];
+	return NULL;
+}
+
+/* carry_previous: isolation, failure and counters of the last RG. */
+static void
+carry_previous(struct rgb *b)
+{
+	size_t i, k;
+	long r;
+
+	for (i = 0; b->have_prev && i < b->prev.nv; i++) {
+		const struct rg_vertex *v = &b->prev.v[i];
+
+		if ((r = res_find(b, v->id)) < 0)
+			continue;
+		b->res[r].isolated |= v->isolated;
+		b->res[r].failed |= v->failed;
+		for (k = v->first_att; k < v->first_att + v->natt; k++)
+			res_attempts(&b->res[r], b->prev.att[k].undo_unit)->count =
+			    b->prev.att[k].count;
+	}
+}
+
+static void
+mark_ran(struct change_set *cs, long change)
+{
+	if (cs->status == CS_NEW)
+		cs->status = CS_SCHEDULED;
+	if (change > 0 && cs->changes[change - 1].status == CS_NEW)
+		cs->changes[change - 1].status = CS_SCHEDULED;
+}
+
+/* settle: apply one operation's outcome to resource r. */
+static void
+settle(struct rgb *b, struct res *r, const struct outcome *o)
+{
+	uint32_t q, s;
+	struct change_set *cs = find_set(b, o->undo_unit, &q, &s);
+	size_t i;
+
+	if (cs == NULL)
+		return;
+	if (o->ran)
+		mark_ran(cs, o->change);
+	if (o->failed || o->undo_failed)
+		res_attempts(r, cs->uid)->count += o->change > 0;
+	if (o->undo_failed || (o->change == 0 && o->failed))
+		r->failed = r->isolated = 1;
+	if (!o->all_ok)
+		return;
+	for (i = 0; i < r->ntr; i++) {
+		struct transition *t = tref_tr(b, r->tr[i]);
+
+		if (r->tr[i].req != q || r->tr[i].set != s)
+			continue;
+		if (o->change > 0 && r->tr[i].change == (uint32_t)o->change - 1 &&
+		    t->status == TR_PENDING)
+			t->status = TR_DONE;
+		if (o->change == 0 && (t->status == TR_DONE ||
+		    t->status == TR_CANCELLED))
+			t->status = TR_UNDONE;
+	}
+}
+
+static int
+action_result(struct access *a, const json_t *results, const json_t *act,
+    int *out)
+{
+	json_t *v = json_object_get(results,
+	    json_string_value(json_object_get(act, "id")));
+
+	if (v == NULL) {
+		*out = -1;
+		return 0;
+	}
+	access_enter_key(a, json_string_value(json_object_get(act, "id")));
+	if (!json_is_string(v))
+		return access_fail(a, "expected a result string");
+	for (*out = 0; result_names[*out] != NULL; (*out)++)
+		if (strcmp(result_names[*out], json_string_value(v)) == 0)
+			break;
+	if (result_names[*out] == NULL)
+		return access_fail(a, "unknown result \"%s\" (expected succeeded, "
+		    "failed, undone, undo-failed or not-run)", json_string_value(v));
+	access_leave(a);
+	return 0;
+}
+
+static void
+outcome_add(struct outcome *o, int res)
+{
+	o->all_ok &= res == R_SUCCEEDED;
+	o->failed |= res == R_FAILED;
+	o->undo_failed |= res == R_UNDO_FAILED;
+	o->ran |= res >= 0 && res != R_NOT_RUN;
+}
+
+/* vertex_results: the first level of one previous vertex; matched count. */
+static long
+vertex_results(struct rgb *b, struct access *a, const json_t *results,
+    const struct rg_vertex *v)
+{
+	const struct rg_level *lv = &b->prev.levels[v->first_level];
+	struct outcome o = { NULL, 0, 1, 0, 0, 0 };
+	long r = res_find(b, v->id), matched = 0;
+	size_t k;
+	int res = -1;
+
+	for (k = lv->first; k < lv->first + lv->count; k++) {
+		const json_t *act = b->prev.actions[k];
+		const char *uu = json_string_value(json_object_get(act,
+		    "undo_unit"));
+		long change = (long)json_integer_value(json_object_get(act,
+		    "change"));
+
+		if (o.undo_unit != NULL && (strcmp(o.undo_unit, uu) != 0 ||
+		    o.change != change)) {
+			if (r >= 0)
+				settle(b, &b->res[r], &o);
+			o = (struct outcome){ NULL, 0, 1, 0, 0, 0 };
+		}
+		o.undo_unit = uu;
+		o.change = change;
+		if (action_result(a, results, act, &res) < 0)
+			return -1;
+		matched += res >= 0;
+		outcome_add(&o, res);
+	}
+	if (o.undo_unit != NULL && r >= 0)
+		settle(b, &b->res[r], &o);
+	return matched;
+}
+
+static int
+apply_results(struct rgb *b, struct access *a)
+{
+	json_t *results;
+	long matched = 0, n;
+	size_t i;
+	int r;
+
+	if ((r = acc_get_object(a, b->report, "results", ACC_OPTIONAL,
+	    &results)) != 0)
+		return r < 0 ? -1 : 0;
+	access_enter_key(a, "results");
+	for (i = 0; i < b->prev.nv; i++) {
+		if (b->prev.v[i].nlevels == 0)
+			continue;
+		if ((n = vertex_results(b, a, results, &b->prev.v[i])) < 0)
+			return -1;
+		matched += n;
+	}
+	if ((size_t)matched != json_object_size(results))
+		return access_fail(a, "%zu result(s) name no action of a first "
+		    "execution level of iteration %ld",
+		    json_object_size(results) - (size_t)matched, b->prev.iteration);
+	access_leave(a);
+	return 0;
+}
+
+/* apply_list: ids of a report list get flag (1: failed, 0: isolated). */
+static int
+apply_list(struct rgb *b, struct access *a, const char *key, int failed)
+{
+	json_t *list, *v;
+	size_t i;
+	long r;
+	int rc;
+
+	if ((rc = acc_get_array(a, b->report, key, ACC_OPTIONAL, &list)) != 0)
+		return rc < 0 ? -1 : 0;
+	access_enter_key(a, key);
+	json_array_foreach(list, i, v) {
+		access_enter_index(a, i);
+		if (!json_is_string(v))
+			return access_fail(a, "expected a resource id");
+		r = res_find(b, json_string_value(v));
+		if (r < 0 && idmap_find(&b->prev.ids, json_string_value(v)) < 0)
+			return access_fail(a, "no resource has id \"%s\"",
+			    json_string_value(v));
+		if (r >= 0) {
+			b->res[r].isolated = 1;
+			b->res[r].failed |= failed;
+		}
+		access_leave(a);
+	}
+	access_leave(a);
+	return 0;
+}
+
+int
+apply_report(struct rgb *b)
+{
+	struct access a;
+	int r;
+
+	carry_previous(b);
+	if (b->report == NULL)
+		return 0;
+	access_init(&a, b->state_name);
+	access_enter_key(&a, "report");
+	r = apply_results(b, &a) < 0 || apply_list(b, &a, "failed_resources", 1) < 0 ||
+	    apply_list(b, &a, "isolated_resources", 0) < 0 ? -1 : 0;
+	access_free(&a);
+	return r;
+}

@@ -1,0 +1,194 @@
+/*
+ * rg-build: step 1 of the IaaS upgrade method of seed 000: create or
+ * update the resource graph and the upgrade request model.
+ *
+ * It reads the system configuration, the resource upgrade catalog, new
+ * upgrade requests and, from the second iteration on, the previous state
+ * document with its request model, resource graph and the actuator's
+ * iteration report; it writes the state document with the system and
+ * catalog copied in and its own sections, "requests" and
+ * "resource_graph", replaced.  Every other section passes through.
+ */
+#include <argp.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "exitcodes.h"
+#include "load.h"
+#include "output.h"
+#include "rgb.h"
+#include "state.h"
+
+static const char usage_doc[] =
+    "Create or update the resource graph of an IaaS cloud upgrade.\v"
+    "FILE is the previous state document (- for standard input); without "
+    "it, standard input is read unless --system is given.  "
+    "Exit status: 0 done, 64 usage, 65 invalid input, 66 cannot open, "
+    "74 I/O error.";
+
+static const struct argp_option option_list[] = {
+	{ "system", 's', "FILE", 0, "The system configuration (a system "
+	  "section)", 0 },
+	{ "catalog", 'k', "FILE", 0, "The resource upgrade catalog (a catalog "
+	  "section)", 0 },
+	{ "request", 'r', "FILE", 0, "A new upgrade request (repeatable)", 0 },
+	{ "dot", 'd', 0, 0, "Write the resource graph in Graphviz dot "
+	  "instead of the document", 0 },
+	{ 0 }
+};
+
+static error_t
+parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct options *o = state->input;
+
+	switch (key) {
+	case 's':
+		o->system = arg;
+		break;
+	case 'k':
+		o->catalog = arg;
+		break;
+	case 'r':
+		o->requests[o->nrequests++] = arg;
+		break;
+	case 'd':
+		o->dot = 1;
+		break;
+	case ARGP_KEY_ARG:
+		o->state = cli_one_input(state, o->state, arg);
+		break;
+	case ARGP_KEY_END:
+		if (o->state == NULL && o->system == NULL)
+			o->state = "-";
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* read_requests: the new requests, received in this iteration. */
+static int
+read_requests(struct rgb *b)
+{
+	size_t i, first;
+	json_t *doc;
+	int status;
+
+	for (i = 0; i < b->opt->nrequests; i++) {
+		struct access a;
+		const char *name = load_name(b->opt->requests[i]);
+
+		if ((status = load_document(b->opt->requests[i], &doc)) != EXIT_OK)
+			return status;
+		json_array_append_new(b->request_docs, doc);
+		first = b->model.nreqs;
+		access_init(&a, name);
+		status = request_read(&a, doc, b->iteration, &b->model,
+		    b->undo_requests) < 0 ? EXIT_DATAERR : EXIT_OK;
+		access_free(&a);
+		if (status == EXIT_OK && b->model.nreqs > first &&
+		    resolve_request(b, name, (uint32_t)first) < 0)
+			status = EXIT_DATAERR;
+		if (status != EXIT_OK)
+			return status;
+	}
+	return EXIT_OK;
+}
+
+/* request_undos: change sets the administrator asked to undo. */
+static int
+request_undos(struct rgb *b)
+{
+	json_t *v;
+	size_t i;
+	uint32_t q, s;
+
+	json_array_foreach(b->undo_requests, i, v) {
+		struct change_set *cs = find_set(b, json_string_value(v), &q, &s);
+
+		if (cs == NULL || cs->status == CS_COMPLETED) {
+			diag_error(NULL, "cannot undo \"%s\": %s",
+			    json_string_value(v), cs ? "it is completed (request "
+			    "a new change instead)" : "no such change set");
+			return EXIT_DATAERR;
+		}
+		if (cs->status != CS_FAILED)
+			cs->undo = UNDO_REQUESTED;
+	}
+	return EXIT_OK;
+}
+
+static int
+plan(struct rgb *b)
+{
+	int status;
+
+	b->iteration = !b->have_prev ? 1 : b->prev.iteration + (b->report != NULL);
+	res_table_build(b);
+	if (apply_report(b) < 0)
+		return EXIT_DATAERR;
+	if ((status = read_requests(b)) != EXIT_OK ||
+	    (status = request_undos(b)) != EXIT_OK)
+		return status;
+	evaluate_change_sets(b);
+	rgraph_init(&b->out);
+	b->out.iteration = b->iteration;
+	if (b->report != NULL)
+		b->out.time = json_string_value(json_object_get(b->report, "time"));
+	if (plan_vertices(b) < 0 || plan_edges(b) < 0)
+		return EXIT_DATAERR;
+	plan_units(b);
+	return EXIT_OK;
+}
+
+static int
+write_result(struct rgb *b)
+{
+	FILE *fp;
+
+	if (b->opt->dot) {
+		fp = output_text_begin();
+		rgraph_dot(&b->out, fp);
+		return output_text_commit(fp);
+	}
+	state_put(b->doc, SECTION_SYSTEM, json_incref(b->system_sec));
+	state_put(b->doc, SECTION_CATALOG, json_incref(b->catalog_sec));
+	state_put(b->doc, SECTION_REQUESTS, request_model_to_json(&b->model));
+	state_put(b->doc, SECTION_RESOURCE_GRAPH, rgraph_to_json(&b->out));
+	return output_json(b->doc);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct argp_child children[] = {
+		{ &output_argp, 0, 0, 0 }, { 0 }
+	};
+	static const struct argp argp = { option_list, parse_opt, "[FILE]",
+		usage_doc, children, 0, 0 };
+	struct options o = { 0 };
+	struct rgb b = { 0 };
+	int status;
+
+	cli_init(argv);
+	o.requests = calloc((size_t)argc + 1, sizeof *o.requests);
+	if (o.requests == NULL)
+		return EXIT_OSERR;
+	argp_parse(&argp, argc, argv, 0, NULL, &o);
+	b.opt = &o;
+	b.undo_requests = json_array();
+	b.request_docs = json_array();
+	request_model_init(&b.model);
+	rgraph_init(&b.prev);
+	status = rgb_load_inputs(&b);
+	if (status == EXIT_OK)
+		status = plan(&b);
+	if (status == EXIT_OK)
+		status = write_result(&b);
+	free(b.lv);
+	rgb_free(&b);
+	free(o.requests);
+	return output_close(status);
+}

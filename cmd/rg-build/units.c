@@ -1,0 +1,304 @@
+/*
+ * units.c: incompatibility-factors and upgrade units (seed 000 III.A
+ * and step 1).  Every execution level belongs to one upgrade unit:
+ *
+ * - the levels of a Partial Parallel Universe change (a VM-supporting
+ *   storage or controller replaced by an incompatible one) form one
+ *   "ppu" unit naming the old and the new resource;
+ * - levels of the same arrival and order joined by incompatible edges
+ *   form a "split" unit: its resources are divided into two partitions,
+ *   ends of an incompatible peer dependency (redundant resources) on
+ *   opposite sides, ends of any other incompatible dependency on the
+ *   same side, so that one partition upgrades while the other serves
+ *   and only one version is ever active;
+ * - everything else is upgraded one resource group at a time: a
+ *   "rolling" unit per arrival and order; undo levels get a rolling
+ *   unit per undo unit.
+ *
+ * Unit ids are made of stable names (undo unit, arrival, the smallest
+ * member id), so they stay the same across iterations.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rgb.h"
+#include "unionfind.h"
+#include "xalloc.h"
+
+size_t
+ppu_unit(struct rgb *b, struct tref ref)
+{
+	const struct change *c = tref_change(b, ref);
+	uint32_t root = c->of ? (uint32_t)c->of - 1 : ref.change;
+	const struct change *rc = &tref_set(b, ref)->changes[root];
+	char id[512];
+	size_t u, i;
+
+	snprintf(id, sizeof id, "ppu:%s.%u", tref_set(b, ref)->uid, root + 1);
+	u = rgraph_unit(&b->out, id, METHOD_PPU);
+	for (i = 0; i < rc->ntr; i++) {
+		if (rc->tr[i].destroy)
+			b->out.units[u].old_id = rc->tr[i].resource;
+		if (rc->tr[i].create >= 0)
+			b->out.units[u].new_id = rc->tr[i].resource;
+	}
+	return u;
+}
+
+static int
+compatible_sets(const struct rgb *b, const struct pstate *x,
+    const struct pstate *y, enum dep_type type)
+{
+	size_t i, j;
+
+	for (i = 0; i < x->n; i++)
+		for (j = 0; j < y->n; j++)
+			if (!catalog_compatible(&b->cat, x->p[i].product,
+			    x->p[i].version, y->p[j].product, y->p[j].version,
+			    type))
+				return 0;
+	return 1;
+}
+
+static int
+same_set(const struct pstate *x, const struct pstate *y)
+{
+	size_t i;
+
+	if (x->n != y->n)
+		return 0;
+	for (i = 0; i < x->n; i++)
+		if (!pv_equal(x->p[i], pstate_get(y, x->p[i].product)))
+			return 0;
+	return 1;
+}
+
+/* mark_incompatible: set the incompatibility-factor of every edge. */
+static void
+mark_incompatible(struct rgb *b, const struct pstate *cur,
+    const struct pstate *tgt)
+{
+	size_t i;
+
+	for (i = 0; i < b->out.ne; i++) {
+		struct rg_edge *e = &b->out.e[i];
+		size_t d = e->dependent, s = e->sponsor;
+
+		if (e->presence != PRES_BOTH || same_set(&cur[d], &tgt[d]) ||
+		    same_set(&cur[s], &tgt[s]))
+			continue;
+		e->incompatible = !compatible_sets(b, &tgt[d], &cur[s], e->type) ||
+		    !compatible_sets(b, &cur[d], &tgt[s], e->type);
+	}
+}
+
+static void
+project_all(struct rgb *b, struct pstate *cur, struct pstate *tgt)
+{
+	size_t i, k;
+
+	for (i = 0; i < b->nres; i++) {
+		struct res *r = &b->res[i];
+
+		if (!r->in_graph)
+			continue;
+		pstate_from_system(b, r, &cur[r->vertex]);
+		for (k = 0; k < r->ntr; k++)
+			if (tref_tr(b, r->tr[k])->status == TR_DONE)
+				pstate_apply(b, &cur[r->vertex],
+				    tref_tr(b, r->tr[k]));
+		pstate_projected(b, r, &tgt[r->vertex]);
+	}
+}
+
+/* plain: a forward level that no PPU claims. */
+static int
+plain(const struct rgb *b, size_t l)
+{
+	return b->lv[l].arrival > 0 && b->lv[l].ppu_unit < 0;
+}
+
+/* matching_level: v's plain level with the same key as level l, or -1. */
+static long
+matching_level(const struct rgb *b, size_t v, size_t l)
+{
+	const struct rg_vertex *x = &b->out.v[v];
+	size_t k;
+
+	for (k = x->first_level; k < x->first_level + x->nlevels; k++)
+		if (plain(b, k) && b->lv[k].arrival == b->lv[l].arrival &&
+		    b->lv[k].sub == b->lv[l].sub)
+			return (long)k;
+	return -1;
+}
+
+/* join: union the levels along incompatible edges (peer: all or none). */
+static void
+join(struct rgb *b, struct unionfind *all, struct unionfind *block)
+{
+	size_t i, k;
+	long m;
+
+	for (i = 0; i < b->out.ne; i++) {
+		const struct rg_edge *e = &b->out.e[i];
+		const struct rg_vertex *x = &b->out.v[e->dependent];
+
+		if (!e->incompatible)
+			continue;
+		for (k = x->first_level; k < x->first_level + x->nlevels; k++) {
+			if (!plain(b, k) || (m = matching_level(b, e->sponsor,
+			    k)) < 0)
+				continue;
+			uf_union(all, k, (size_t)m);
+			if (e->type != DEP_PEER)
+				uf_union(block, k, (size_t)m);
+		}
+	}
+}
+
+/* color_blocks: two partitions, peers apart, blocks together. */
+static void
+color_blocks(struct rgb *b, struct unionfind *all, struct unionfind *block,
+    signed char *color)
+{
+	size_t i, k, l;
+	long m;
+	int changed = 1;
+
+	while (changed) {
+		changed = 0;
+		for (i = 0; i < b->out.ne; i++) {
+			const struct rg_edge *e = &b->out.e[i];
+			const struct rg_vertex *x = &b->out.v[e->dependent];
+
+			if (!e->incompatible || e->type != DEP_PEER)
+				continue;
+			for (k = x->first_level; k < x->first_level + x->nlevels;
+			    k++) {
+				size_t p, q;
+
+				if (!plain(b, k) || (m = matching_level(b,
+				    e->sponsor, k)) < 0)
+					continue;
+				p = uf_find(block, k);
+				q = uf_find(block, (size_t)m);
+				if (color[p] >= 0 && color[q] < 0)
+					color[q] = (signed char)!color[p], changed = 1;
+				else if (color[q] >= 0 && color[p] < 0)
+					color[p] = (signed char)!color[q], changed = 1;
+			}
+		}
+		for (l = 0; !changed && l < b->out.nlevels; l++) {
+			size_t p = uf_find(block, l);
+
+			if (all->size[uf_find(all, l)] > 1 && color[p] < 0)
+				color[p] = 0, changed = 1;
+		}
+	}
+}
+
+static const char *
+smallest_member(const struct rgb *b, struct unionfind *all, size_t root,
+    const size_t *vertex_of)
+{
+	const char *best = NULL;
+	size_t l;
+
+	for (l = 0; l < b->out.nlevels; l++)
+		if (uf_find(all, l) == root && (best == NULL ||
+		    strcmp(b->out.v[vertex_of[l]].id, best) < 0))
+			best = b->out.v[vertex_of[l]].id;
+	return best;
+}
+
+static size_t
+split_unit(struct rgb *b, struct unionfind *all, size_t l,
+    const size_t *vertex_of, size_t *unit_of_root)
+{
+	size_t root = uf_find(all, l), u;
+	char id[512];
+
+	if (unit_of_root[root] != (size_t)-1)
+		return unit_of_root[root];
+	snprintf(id, sizeof id, "split:%ld.%d:%s", b->lv[l].arrival,
+	    b->lv[l].sub, smallest_member(b, all, root, vertex_of));
+	u = rgraph_unit(&b->out, id, METHOD_SPLIT);
+	b->out.units[u].partitions = json_pack("[[],[]]");
+	return unit_of_root[root] = u;
+}
+
+static size_t
+level_unit(struct rgb *b, struct unionfind *all, size_t l,
+    const size_t *vertex_of, size_t *unit_of_root)
+{
+	char id[512];
+
+	if (b->lv[l].arrival == 0) {
+		snprintf(id, sizeof id, "undo:%s", b->lv[l].undo_unit);
+		return rgraph_unit(&b->out, id, METHOD_ROLLING);
+	}
+	if (b->lv[l].ppu_unit >= 0)
+		return (size_t)b->lv[l].ppu_unit;
+	if (all->size[uf_find(all, l)] > 1)
+		return split_unit(b, all, l, vertex_of, unit_of_root);
+	snprintf(id, sizeof id, "rolling:%ld.%d", b->lv[l].arrival,
+	    b->lv[l].sub);
+	return rgraph_unit(&b->out, id, METHOD_ROLLING);
+}
+
+static void
+assign_units(struct rgb *b, struct unionfind *all, struct unionfind *block,
+    const signed char *color)
+{
+	size_t *vertex_of = xcalloc(b->out.nlevels + 1, sizeof *vertex_of);
+	size_t *unit_of_root = xmalloc((b->out.nlevels + 1) *
+	    sizeof *unit_of_root);
+	size_t v, l;
+
+	for (v = 0; v < b->out.nv; v++)
+		for (l = b->out.v[v].first_level;
+		    l < b->out.v[v].first_level + b->out.v[v].nlevels; l++)
+			vertex_of[l] = v;
+	memset(unit_of_root, 0xff, (b->out.nlevels + 1) * sizeof *unit_of_root);
+	for (l = 0; l < b->out.nlevels; l++) {
+		struct rg_unit *u;
+
+		b->out.levels[l].unit = level_unit(b, all, l, vertex_of,
+		    unit_of_root);
+		u = &b->out.units[b->out.levels[l].unit];
+		if (u->method == METHOD_SPLIT)
+			json_array_append_new(json_array_get(u->partitions,
+			    color[uf_find(block, l)] > 0),
+			    json_string(b->out.v[vertex_of[l]].id));
+	}
+	free(vertex_of);
+	free(unit_of_root);
+}
+
+void
+plan_units(struct rgb *b)
+{
+	struct pstate *cur = xcalloc(b->out.nv + 1, sizeof *cur);
+	struct pstate *tgt = xcalloc(b->out.nv + 1, sizeof *tgt);
+	signed char *color = xmalloc(b->out.nlevels + 1);
+	struct unionfind all, block;
+	size_t i;
+
+	project_all(b, cur, tgt);
+	mark_incompatible(b, cur, tgt);
+	for (i = 0; i < b->out.nv; i++) {
+		pstate_free(&cur[i]);
+		pstate_free(&tgt[i]);
+	}
+	free(cur);
+	free(tgt);
+	uf_init(&all, b->out.nlevels);
+	uf_init(&block, b->out.nlevels);
+	memset(color, 0xff, b->out.nlevels + 1);
+	join(b, &all, &block);
+	color_blocks(b, &all, &block, color);
+	assign_units(b, &all, &block, color);
+	uf_free(&all);
+	uf_free(&block);
+	free(color);
+}

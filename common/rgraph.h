@@ -1,0 +1,125 @@
+/*
+ * rgraph.h: the resource graph (RG) of seed 000 section II.E, as the
+ * "resource_graph" section holds it and as C structures.
+ *
+ * Vertices are resources with resource-id, resource-kind,
+ * modification-type, activation-status, undo-unit-ids, actions-to-
+ * execute as ordered execution levels (each tied to an upgrade unit),
+ * failed attempts per undo unit, is-isolated and is-failed.  Edges point
+ * from the dependent to the sponsor and carry their type, presence
+ * (current, future, current/future) and incompatibility-factor.  Upgrade
+ * units carry their method (rolling, split with its two partitions, or
+ * ppu with the old and the new resource).
+ *
+ * rg-build fills a struct rgraph and writes it with rgraph_to_json();
+ * later stages read it with rgraph_load(), which checks every reference
+ * (edge ends, level units) so that consumers can trust indices.
+ * Actions stay JSON objects: consumers pass them on as they are.
+ */
+#ifndef UPKIT_RGRAPH_H
+#define UPKIT_RGRAPH_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <jansson.h>
+
+#include "access.h"
+#include "idmap.h"
+#include "sysconf.h"
+
+enum modification { MOD_NO_CHANGE, MOD_UPGRADE, MOD_ADD, MOD_REMOVE };
+enum presence { PRES_CURRENT, PRES_FUTURE, PRES_BOTH };
+enum upgrade_method { METHOD_ROLLING, METHOD_SPLIT, METHOD_PPU };
+
+extern const char *const modification_names[];	/* "no-change", ... */
+extern const char *const presence_names[];	/* "current", ... */
+extern const char *const method_names[];	/* "rolling", ... */
+
+struct rg_level {
+	size_t unit;		/* index into units */
+	size_t first, count;	/* slice of actions */
+};
+
+struct rg_attempts {
+	const char *undo_unit;
+	long count;
+};
+
+struct rg_vertex {
+	const char *id;
+	int kind;		/* enum resource_kind */
+	enum modification mod;
+	int deactivated;	/* activation-status */
+	int isolated, failed;
+	size_t first_uu, nuu;		/* slice of undo_units */
+	size_t first_level, nlevels;	/* slice of levels */
+	size_t first_att, natt;		/* slice of attempts */
+};
+
+struct rg_edge {
+	enum dep_type type;
+	size_t dependent, sponsor;	/* vertex indices */
+	enum presence presence;
+	int incompatible;
+};
+
+struct rg_unit {
+	const char *id;
+	enum upgrade_method method;
+	json_t *partitions;	/* split: array of two arrays of ids */
+	const char *old_id, *new_id;	/* ppu: the two resources */
+};
+
+struct rgraph {
+	long iteration;
+	const char *time;	/* of the report it took in, or NULL */
+	struct rg_vertex *v;
+	size_t nv, v_cap;
+	struct rg_edge *e;
+	size_t ne, e_cap;
+	struct rg_unit *units;
+	size_t nunits, units_cap;
+	struct rg_level *levels;
+	size_t nlevels, levels_cap;
+	json_t **actions;	/* action objects, owned references */
+	size_t nactions, actions_cap;
+	const char **undo_units;
+	size_t nundo_units, undo_units_cap;
+	struct rg_attempts *att;
+	size_t natt, att_cap;
+	struct idmap ids;	/* vertex id -> index */
+	struct idmap unit_ids;	/* unit id -> index */
+	char **pool;		/* strings the graph owns */
+	size_t npool, pool_cap;
+};
+
+void rgraph_init(struct rgraph *g);
+void rgraph_free(struct rgraph *g);
+/* rgraph_keep: a copy of s owned by the graph. */
+const char *rgraph_keep(struct rgraph *g, const char *s);
+
+/* Building, in order: a vertex, then its undo units, levels, attempts. */
+size_t rgraph_add_vertex(struct rgraph *g, const char *id, int kind);
+void rgraph_add_undo_unit(struct rgraph *g, const char *uu);
+/* rgraph_add_level: a level of the last vertex, in unit; its index. */
+size_t rgraph_add_level(struct rgraph *g, size_t unit);
+/* rgraph_add_action: append action (stolen) to the last level. */
+void rgraph_add_action(struct rgraph *g, json_t *action);
+void rgraph_add_attempts(struct rgraph *g, const char *uu, long count);
+size_t rgraph_add_edge(struct rgraph *g, enum dep_type type, size_t dependent,
+    size_t sponsor, enum presence presence);
+/* rgraph_unit: the unit with id, added with method if new. */
+size_t rgraph_unit(struct rgraph *g, const char *id,
+    enum upgrade_method method);
+
+/* rgraph_load: the "resource_graph" section; 0 or -1 (diagnosed). */
+int rgraph_load(struct access *a, const json_t *section, struct rgraph *g);
+/* rgraph_to_json: the section's content (without "version"). */
+json_t *rgraph_to_json(const struct rgraph *g);
+/* rgraph_dot: the graph in Graphviz's dot language. */
+void rgraph_dot(const struct rgraph *g, FILE *fp);
+
+/* dot_id: write s as a quoted dot identifier. */
+void dot_id(FILE *fp, const char *s);
+
+#endif

@@ -1,0 +1,26 @@
+/* report.h: the answer as JSON, and the model as a CPLEX LP file. */
+#ifndef MATCH_CSP_REPORT_H
+#define MATCH_CSP_REPORT_H
+
+#include <jansson.h>
+
+#include "plan.h"
+
+/*
+ * Exit statuses beyond exitcodes.h: a proven "no" is an answer, like
+ * grep's 1; running out of time before any answer is sysexits'
+ * EX_TEMPFAIL, "try again later" (with more time).
+ */
+#define MC_EXIT_INFEASIBLE 1
+#define MC_EXIT_TIMEOUT 75
+
+/* report_build: the result document (see match-csp(5), OUTPUT). */
+json_t *report_build(const struct plan *p, int timing, double total);
+/* report_write: write doc with prices rounded to 12 digits. */
+int report_write(const json_t *doc);
+/* report_status: the exit status the result calls for. */
+int report_status(const struct plan *p);
+/* lp_export: the integer program of the answer's mode, CPLEX LP. */
+int lp_export(struct plan *p);
+
+#endif

@@ -98,7 +98,8 @@ int provider_addresses(struct world *w, struct cluster *c, struct group *g,
     struct access *a);
 int group_load(struct world *w, struct cluster *c, struct access *a,
     struct group *g, const json_t *def);
+/* cluster_add_machine: -1 when it is in group *other already. */
 int cluster_add_machine(struct world *w, struct cluster *c, struct group *g,
-    struct access *a, const char *id);
+    const char *id, long *other);
 
 #endif

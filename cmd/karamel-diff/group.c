@@ -85,7 +85,7 @@ load_recipes(struct world *w, struct access *a, struct group *g,
 
 int
 cluster_add_machine(struct world *w, struct cluster *c, struct group *g,
-    struct access *a, const char *id)
+    const char *id, long *other)
 {
 	long m = idmap_add(&w->machines, id);
 	size_t old = c->group_of_len;
@@ -100,9 +100,8 @@ cluster_add_machine(struct world *w, struct cluster *c, struct group *g,
 		memset(c->group_of + old, 0xff,
 		    (c->group_of_len - old) * sizeof *c->group_of);
 	}
-	if (c->group_of[m] >= 0)
-		return access_fail(a, "machine %s is in group '%s' already", id,
-		    c->groups[c->group_of[m]].name);
+	if ((*other = c->group_of[m]) >= 0)
+		return -1;
 	c->group_of[m] = (long)g->index;
 	if ((g->nmachines & (g->nmachines - 1)) == 0)
 		g->machines = xreallocarray(g->machines,
@@ -134,8 +133,8 @@ load_machines(struct world *w, struct cluster *c, struct access *a,
 	const struct provider *p = own->kind >= 0 ? own : &c->provider;
 	json_int_t size = -1, i;
 	size_t prefix = strlen(g->name) + 1;
+	long other;
 	char *id;
-	int r = 0;
 
 	if (acc_get_int_range(a, def, "size", p->kind == PROVIDER_BAREMETAL ?
 	    ACC_OPTIONAL : ACC_REQUIRED, 0, GROUP_MAX_MACHINES, &size) < 0)
@@ -152,12 +151,13 @@ load_machines(struct world *w, struct cluster *c, struct access *a,
 	id = xmalloc(prefix + 24);
 	memcpy(id, g->name, prefix - 1);
 	id[prefix - 1] = '/';
-	for (i = 0; i < size && r == 0; i++) {
+	/* Group names are unique and hold no '/': ids cannot clash. */
+	for (i = 0; i < size; i++) {
 		format_index(id + prefix, (size_t)i);
-		r = cluster_add_machine(w, c, g, a, id);
+		cluster_add_machine(w, c, g, id, &other);
 	}
 	free(id);
-	return r;
+	return 0;
 }
 
 static int

@@ -1,5 +1,4 @@
 /* ipaddr.c: IPv4 addresses and ranges (see ipaddr.h). */
-#include <stdio.h>
 #include <string.h>
 
 #include "ipaddr.h"
@@ -64,6 +63,19 @@ ip_range(const char *text, uint32_t *first, uint32_t *last)
 void
 ip_format(uint32_t addr, char *buf)
 {
-	snprintf(buf, 16, "%u.%u.%u.%u", addr >> 24, addr >> 16 & 255,
-	    addr >> 8 & 255, addr & 255);
+	int shift, n;
+	unsigned part;
+
+	/* By hand: once per bare-metal machine, snprintf shows in profiles. */
+	for (shift = 24; shift >= 0; shift -= 8) {
+		part = addr >> shift & 255;
+		n = part >= 100 ? 3 : part >= 10 ? 2 : 1;
+		buf[n - 1] = (char)('0' + part % 10);
+		if (n > 1)
+			buf[n - 2] = (char)('0' + part / 10 % 10);
+		if (n > 2)
+			buf[0] = (char)('0' + part / 100);
+		buf += n;
+		*buf++ = shift ? '.' : '\0';
+	}
 }

@@ -2,6 +2,7 @@
  * provider.c: the provider blocks of a cluster definition (ec2, gce,
  * nova, occi, baremetal, vagrant) and the machines of baremetal groups.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "cluster.h"
@@ -62,14 +63,16 @@ provider_find(struct access *a, const json_t *scope, struct provider *p)
 	return r;
 }
 
-/* without_addresses: a copy of block, minus ip and ips. */
+/* without_addresses: a copy of block, minus ip and ips (which may be long). */
 static json_t *
 without_addresses(const json_t *block)
 {
-	json_t *copy = block ? json_deep_copy(block) : json_object();
+	json_t *copy = json_object(), *v;
+	const char *key;
 
-	json_object_del(copy, "ip");
-	json_object_del(copy, "ips");
+	json_object_foreach((json_t *)block, key, v)
+		if (strcmp(key, "ip") != 0 && strcmp(key, "ips") != 0)
+			json_object_set_new(copy, key, json_deep_copy(v));
 	return copy;
 }
 
@@ -91,30 +94,35 @@ provider_effective(const struct provider *top, const struct provider *own)
 	return json_pack("{so}", provider_names[p->kind], settings);
 }
 
-struct range_ctx {
-	struct world *w;
-	struct cluster *c;
-	struct group *g;
-};
-
-/* add_range: the machines of one "ip"/"ips" entry, at its path. */
+/*
+ * add_range: the machines of one "ip"/"ips" entry; -1 with the reason
+ * in msg.  A bare-metal group may list 100,000 addresses, so the path
+ * is only made for a message.
+ */
 static int
-add_range(struct access *a, const json_t *entry, size_t i, void *ctx)
+add_range(struct world *w, struct cluster *c, struct group *g,
+    const json_t *entry, char *msg, size_t size)
 {
-	struct range_ctx *x = ctx;
-	const char *text, *why;
+	const char *text = json_string_value(entry), *why;
 	uint32_t first, last, addr;
 	char buf[16];
+	long other;
 
-	(void)i;
-	if (acc_as_string(a, entry, &text) < 0)
+	if (text == NULL) {
+		snprintf(msg, size, "expected an address or range (a string)");
 		return -1;
-	if ((why = ip_range(text, &first, &last)) != NULL)
-		return access_fail(a, "'%s' %s", text, why);
+	}
+	if ((why = ip_range(text, &first, &last)) != NULL) {
+		snprintf(msg, size, "'%s' %s", text, why);
+		return -1;
+	}
 	for (addr = first;; addr++) {
 		ip_format(addr, buf);
-		if (cluster_add_machine(x->w, x->c, x->g, a, buf) < 0)
+		if (cluster_add_machine(w, c, g, buf, &other) < 0) {
+			snprintf(msg, size, "machine %s is in group '%s' already",
+			    buf, c->groups[other].name);
 			return -1;
+		}
 		if (addr == last)
 			return 0;
 	}
@@ -126,23 +134,30 @@ add_block_addresses(struct world *w, struct cluster *c, struct group *g,
     struct access *a, const json_t *block)
 {
 	static const char *const keys[] = { "ip", "ips" };
-	struct range_ctx x = { w, c, g };
-	const json_t *v;
-	int i, r = 0;
+	const json_t *v, *list;
+	char msg[256];
+	size_t i, n;
+	int k;
 
-	for (i = 0; i < 2 && r == 0; i++) {
-		if ((v = json_object_get(block, keys[i])) == NULL)
+	for (k = 0; k < 2; k++) {
+		if ((list = json_object_get(block, keys[k])) == NULL)
 			continue;
-		if (json_is_array(v)) {
-			r = acc_each_element(a, block, keys[i], ACC_REQUIRED,
-			    add_range, &x);
-			continue;
+		n = json_is_array(list) ? json_array_size(list) : 1;
+		for (i = 0; i < n; i++) {
+			v = json_is_array(list) ? json_array_get(list, i) : list;
+			if (add_range(w, c, g, v, msg, sizeof msg) == 0)
+				continue;
+			access_enter_key(a, keys[k]);
+			if (json_is_array(list))
+				access_enter_index(a, i);
+			access_fail(a, "%s", msg);
+			if (json_is_array(list))
+				access_leave(a);
+			access_leave(a);
+			return -1;
 		}
-		access_enter_key(a, keys[i]);
-		r = add_range(a, v, 0, &x);
-		access_leave(a);
 	}
-	return r < 0 ? -1 : 0;
+	return 0;
 }
 
 static int

@@ -2,8 +2,9 @@
  * lpfile.c: --export lp.  The integer program of milp.h over every
  * candidate offer (no dominance reduction, so CBC or GLPK check the
  * reduction too), in CPLEX LP format.  Columns are x<k> for offer k of
- * the price list (counting from 1) and y<p>_<c> for class c of
- * partition p; comments map them back to ids and requirements.
+ * the price list (counting from 1) and y<r>_<c> for class c of the
+ * partition of requirement r; rows are named r<r>_<kind><row>.  Comments
+ * map offers back to ids and requirements to their text.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@ column(FILE *fp, const struct inst *in, const struct milp *mp, size_t j)
 	if (j < mp->nx)
 		fprintf(fp, "x%zu", in->offer[j] + 1);
 	else
-		fprintf(fp, "y%zu_%zu", mp->ypart[j - mp->nx] + 1,
+		fprintf(fp, "y%zu_%zu", in->part[mp->ypart[j - mp->nx]]->req + 1,
 		    mp->ycls[j - mp->nx] + 1);
 }
 

@@ -40,7 +40,10 @@ node_json(const struct plan *p, const char *id, size_t o, int kept)
 	    number(m->hws[of->hw].ram), "price", of->price, "kept", kept);
 }
 
-/* nodes_json: kept nodes in running order, then new ones by offer. */
+/*
+ * nodes_json: running nodes the plan keeps, in running order, then new
+ * ones by offer.  A re-plan that picks a running node's offer keeps it.
+ */
 static json_t *
 nodes_json(const struct plan *p, json_t *released)
 {
@@ -53,7 +56,7 @@ nodes_json(const struct plan *p, json_t *released)
 	for (i = 0; i < p->j->nrunning; i++) {
 		const struct mc_node *n = &p->j->running[i];
 
-		if (p->keep && !n->failed && left[n->offer] > 0) {
+		if (!n->failed && left[n->offer] > 0) {
 			left[n->offer]--;
 			json_array_append_new(out, node_json(p, n->id, n->offer, 1));
 		} else {

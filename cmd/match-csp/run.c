@@ -142,8 +142,9 @@ tell(const struct plan *p)
 		snprintf(list + len, sizeof list - len, "%s.running",
 		    len ? ", " : "");
 	if (p->res.status == ST_INFEASIBLE)
-		diag_error(p->o.label, "no plan for %ld nodes: %s", p->N,
-		    list[0] ? list : "not enough offers left");
+		diag_error(p->o.label, "no plan for %ld node%s: %s", p->N,
+		    p->N == 1 ? "" : "s", list[0] ? list : "not enough offers "
+		    "left");
 	else if (p->res.status == ST_TIMEOUT && !p->res.found)
 		diag_error(p->o.label, "time limit reached before any plan "
 		    "was found");

@@ -22,8 +22,13 @@
 #include "access.h"
 #include "world.h"
 
-/* No group holds more machines than this (size or addresses). */
+/*
+ * Limits that keep a hostile definition from running out of memory:
+ * no group holds more machines than this (size or addresses), and no
+ * definition expands into more keys.  Ten times the largest benchmark.
+ */
 #define GROUP_MAX_MACHINES 1000000
+#define CLUSTER_MAX_KEYS 10000000
 
 enum provider_kind {
 	PROVIDER_EC2, PROVIDER_GCE, PROVIDER_NOVA, PROVIDER_OCCI,
@@ -67,6 +72,7 @@ struct cluster {
 	size_t ngroups;
 	struct limit *limits;
 	size_t nlimits;
+	size_t nkeys;		/* keys of its key-DAG */
 	long *group_of;		/* by machine id: group index, or -1 */
 	size_t group_of_len;
 };

@@ -191,5 +191,9 @@ group_load(struct world *w, struct cluster *c, struct access *a,
 	if (load_recipes(w, a, g, def) < 0 ||
 	    load_machines(w, c, a, g, def, &own) < 0)
 		return -1;
+	c->nkeys += g->nmachines * g->nrecipes;
+	if (c->nkeys > CLUSTER_MAX_KEYS)
+		return access_fail(a, "the cluster has more than %d keys "
+		    "(recipes on machines) by this group", CLUSTER_MAX_KEYS);
 	return 0;
 }

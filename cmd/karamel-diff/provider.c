@@ -116,6 +116,11 @@ add_range(struct world *w, struct cluster *c, struct group *g,
 		snprintf(msg, size, "'%s' %s", text, why);
 		return -1;
 	}
+	if (g->nmachines + (last - first) >= GROUP_MAX_MACHINES) {
+		snprintf(msg, size, "'%s' makes more than %d machines in the "
+		    "group", text, GROUP_MAX_MACHINES);
+		return -1;
+	}
 	for (addr = first;; addr++) {
 		ip_format(addr, buf);
 		if (cluster_add_machine(w, c, g, buf, &other) < 0) {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cgraph.h"
+#include "jshare.h"
 
 void
 cgraph_free(struct cgraph *cg)
@@ -26,7 +27,7 @@ add_unique(json_t *list, const char *s)
 	json_array_foreach(list, i, v)
 		if (strcmp(json_string_value(v), s) == 0)
 			return;
-	json_array_append_new(list, json_string(s));
+	json_array_append_new(list, jshare(s));
 }
 
 /* merged_level: level k of every member, in member order. */
@@ -103,7 +104,7 @@ group_to_json(const struct cgraph *cg, const struct cg_group *g)
 	json_object_set_new_nocheck(o, "id", json_string(g->id));
 	for (m = 0; m < g->nmembers; m++)
 		json_array_append_new(members,
-		    json_string(cg->rg->v[g->members[m]].id));
+		    jshare(cg->rg->v[g->members[m]].id));
 	json_object_set_new_nocheck(o, "members", members);
 	json_object_set_new_nocheck(o, "modification_type",
 	    json_string(modification_names[g->mod]));

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jshare.h"
 #include "request.h"
 #include "xalloc.h"
 
@@ -148,7 +149,7 @@ set_pv(json_t *obj, const char *key, struct pv p)
 	if (p.product == NULL)
 		return;
 	s = pv_format(p);
-	json_object_set_new_nocheck(obj, key, json_string(s));
+	json_object_set_new_nocheck(obj, key, jshare(s));
 	free(s);
 }
 
@@ -163,11 +164,11 @@ transition_to_json(const struct transition *t)
 	set_pv(o, "undo", t->undo);
 	if (t->create >= 0)
 		json_object_set_new_nocheck(o, "create",
-		    json_string(resource_kind_names[t->create]));
+		    jshare(resource_kind_names[t->create]));
 	if (t->destroy)
 		json_object_set_new_nocheck(o, "destroy", json_true());
 	json_object_set_new_nocheck(o, "status",
-	    json_string(tr_status_names[t->status]));
+	    jshare(tr_status_names[t->status]));
 	return o;
 }
 

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jshare.h"
 #include "rgraph.h"
 #include "xalloc.h"
 
@@ -175,14 +176,14 @@ vertex_to_json(const struct rgraph *g, const struct rg_vertex *v)
 	size_t i;
 
 	set(o, "id", json_string(v->id));
-	set(o, "kind", json_string(resource_kind_names[v->kind]));
-	set(o, "modification_type", json_string(modification_names[v->mod]));
+	set(o, "kind", jshare(resource_kind_names[v->kind]));
+	set(o, "modification_type", jshare(modification_names[v->mod]));
 	set(o, "activation_status",
-	    json_string(v->deactivated ? "deactivated" : "active"));
+	    jshare(v->deactivated ? "deactivated" : "active"));
 	if (v->nuu > 0) {
 		list = json_array();
 		for (i = v->first_uu; i < v->first_uu + v->nuu; i++)
-			json_array_append_new(list, json_string(g->undo_units[i]));
+			json_array_append_new(list, jshare(g->undo_units[i]));
 		set(o, "undo_unit_ids", list);
 	}
 	if (v->nlevels > 0)
@@ -206,10 +207,10 @@ edge_to_json(const struct rgraph *g, const struct rg_edge *e)
 {
 	json_t *o = json_object();
 
-	set(o, "type", json_string(dep_type_names[e->type]));
+	set(o, "type", jshare(dep_type_names[e->type]));
 	set(o, "dependent", json_string(g->v[e->dependent].id));
 	set(o, "sponsor", json_string(g->v[e->sponsor].id));
-	set(o, "presence", json_string(presence_names[e->presence]));
+	set(o, "presence", jshare(presence_names[e->presence]));
 	set(o, "incompatibility_factor", json_boolean(e->incompatible));
 	return o;
 }

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "coarsen.h"
 #include "exitcodes.h"
+#include "jshare.h"
 #include "load.h"
 #include "output.h"
 #include "state.h"
@@ -113,5 +114,6 @@ main(int argc, char **argv)
 		status = coarsen(&o, doc);
 		json_decref(doc);
 	}
+	jshare_clear();
 	return output_close(status);
 }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jshare.h"
 #include "rgb.h"
 #include "xalloc.h"
 
@@ -28,7 +29,7 @@ substitute(const json_t *argv, const char *resource)
 	json_array_foreach(argv, i, v) {
 		const char *s = json_string_value(v);
 
-		json_array_append_new(out, json_string(
+		json_array_append_new(out, jshare(
 		    strcmp(s, "{resource}") == 0 ? resource : s));
 	}
 	return out;
@@ -86,13 +87,13 @@ make_action(struct rgb *b, struct opctx *o, struct pv p, enum cat_action what,
 		    ++o->count);
 	json_object_set_new_nocheck(act, "id", json_string(id));
 	free(id);
-	json_object_set_new_nocheck(act, "undo_unit", json_string(o->undo_unit));
+	json_object_set_new_nocheck(act, "undo_unit", jshare(o->undo_unit));
 	if (o->change > 0)
 		json_object_set_new_nocheck(act, "change", json_integer(o->change));
 	json_object_set_new_nocheck(act, "op",
-	    json_string(cat_action_names[what]));
-	json_object_set_new_nocheck(act, "product", json_string(p.product));
-	json_object_set_new_nocheck(act, "version", json_string(p.version));
+	    jshare(cat_action_names[what]));
+	json_object_set_new_nocheck(act, "product", jshare(p.product));
+	json_object_set_new_nocheck(act, "version", jshare(p.version));
 	json_object_set_new_nocheck(act, "argv", substitute(def->argv,
 	    o->resource));
 	json_object_set_new_nocheck(act, "duration", json_integer(def->duration));

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "exitcodes.h"
+#include "jshare.h"
 #include "load.h"
 #include "output.h"
 #include "rgb.h"
@@ -189,6 +190,7 @@ main(int argc, char **argv)
 		status = write_result(&b);
 	free(b.lv);
 	rgb_free(&b);
+	jshare_clear();
 	free(o.requests);
 	return output_close(status);
 }

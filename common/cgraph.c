@@ -104,7 +104,7 @@ group_to_json(const struct cgraph *cg, const struct cg_group *g)
 	json_object_set_new_nocheck(o, "id", json_string(g->id));
 	for (m = 0; m < g->nmembers; m++)
 		json_array_append_new(members,
-		    jshare(cg->rg->v[g->members[m]].id));
+		    json_string(cg->rg->v[g->members[m]].id));
 	json_object_set_new_nocheck(o, "members", members);
 	json_object_set_new_nocheck(o, "modification_type",
 	    json_string(modification_names[g->mod]));
@@ -136,12 +136,20 @@ cgraph_to_json(const struct cgraph *cg)
 	for (i = 0; i < cg->nedges; i++) {
 		const struct cg_edge *e = &cg->edges[i];
 
-		json_array_append_new(es, json_pack("{s:s, s:s, s:s, s:s, s:b}",
-		    "type", dep_type_names[e->type],
-		    "dependent", cg->groups[e->from].id,
-		    "sponsor", cg->groups[e->to].id,
-		    "presence", presence_names[e->presence],
-		    "incompatibility_factor", e->incompatible));
+		json_t *x = json_object();
+
+		json_object_set_new_nocheck(x, "type",
+		    jshare(dep_type_names[e->type]));
+		json_object_set_new_nocheck(x, "dependent",
+		    json_string(cg->groups[e->from].id));
+		json_object_set_new_nocheck(x, "sponsor",
+		    json_string(cg->groups[e->to].id));
+		json_object_set_new_nocheck(x, "presence",
+		    jshare(presence_names[e->presence]));
+		if (e->incompatible)
+			json_object_set_new_nocheck(x, "incompatibility_factor",
+			    json_true());
+		json_array_append_new(es, x);
 	}
 	json_object_set_new_nocheck(o, "groups", gs);
 	json_object_set_new_nocheck(o, "edges", es);

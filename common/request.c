@@ -161,7 +161,8 @@ transition_to_json(const struct transition *t)
 	json_object_set_new_nocheck(o, "id", json_string(t->resource));
 	set_pv(o, "from", t->from);
 	set_pv(o, "to", t->to);
-	set_pv(o, "undo", t->undo);
+	if (!pv_equal(t->undo, t->from))	/* the default: back to from */
+		set_pv(o, "undo", t->undo);
 	if (t->create >= 0)
 		json_object_set_new_nocheck(o, "create",
 		    jshare(resource_kind_names[t->create]));

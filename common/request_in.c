@@ -282,6 +282,7 @@ request_read(struct access *a, const json_t *doc, long arrival,
 {
 	static const char *const known[] = { "version", "id", "time",
 		"change_sets", "undo", NULL };
+	size_t undos = json_array_size(undo);
 	struct request *r;
 	json_int_t version;
 	const char *id;
@@ -305,7 +306,7 @@ request_read(struct access *a, const json_t *doc, long arrival,
 		    "time such as 2026-11-21T08:00:00Z", r->time);
 	if (read_sets(a, doc, r) < 0 || read_undo_list(a, doc, undo) < 0)
 		return -1;
-	if (r->nsets == 0 && json_array_size(undo) == 0)
+	if (r->nsets == 0 && json_array_size(undo) == undos)
 		return access_fail(a, "a request needs \"change_sets\" or "
 		    "\"undo\"");
 	return 0;

@@ -23,6 +23,16 @@ load_pv(struct access *a, struct request_model *m, const json_t *obj,
 	return 0;
 }
 
+/* load_pv_default: like load_pv, but absent leaves *out as it is. */
+static int
+load_pv_default(struct access *a, struct request_model *m, const json_t *obj,
+    const char *key, struct pv *out)
+{
+	if (json_object_get(obj, key) == NULL)
+		return 0;
+	return load_pv(a, m, obj, key, out);
+}
+
 static int
 load_transition(struct access *a, struct request_model *m, const json_t *obj,
     struct change *c)
@@ -39,7 +49,8 @@ load_transition(struct access *a, struct request_model *m, const json_t *obj,
 	t = change_add_transition(c, id);
 	if (load_pv(a, m, obj, "from", &t->from) < 0 ||
 	    load_pv(a, m, obj, "to", &t->to) < 0 ||
-	    load_pv(a, m, obj, "undo", &t->undo) < 0 ||
+	    (t->undo = t->from, 0) ||
+	    load_pv_default(a, m, obj, "undo", &t->undo) < 0 ||
 	    acc_get_enum(a, obj, "create", ACC_OPTIONAL, resource_kind_names,
 	    &create) < 0 ||
 	    acc_get_bool(a, obj, "destroy", ACC_OPTIONAL, &destroy) < 0 ||

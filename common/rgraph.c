@@ -211,7 +211,8 @@ edge_to_json(const struct rgraph *g, const struct rg_edge *e)
 	set(o, "dependent", json_string(g->v[e->dependent].id));
 	set(o, "sponsor", json_string(g->v[e->sponsor].id));
 	set(o, "presence", jshare(presence_names[e->presence]));
-	set(o, "incompatibility_factor", json_boolean(e->incompatible));
+	if (e->incompatible)
+		set(o, "incompatibility_factor", json_true());
 	return o;
 }
 

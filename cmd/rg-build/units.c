@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "digraph.h"
 #include "rgb.h"
 #include "unionfind.h"
 #include "xalloc.h"
@@ -156,64 +157,92 @@ join(struct rgb *b, struct unionfind *all, struct unionfind *block)
 	}
 }
 
-/* color_blocks: two partitions, peers apart, blocks together. */
+/* peer_graph: blocks joined by incompatible peer edges, both ways. */
+static void
+peer_graph(struct rgb *b, struct unionfind *block, struct digraph *g)
+{
+	size_t i, k, p, q;
+	long m;
+
+	digraph_init(g, b->out.nlevels);
+	for (i = 0; i < b->out.ne; i++) {
+		const struct rg_edge *e = &b->out.e[i];
+		const struct rg_vertex *x = &b->out.v[e->dependent];
+
+		if (!e->incompatible || e->type != DEP_PEER)
+			continue;
+		for (k = x->first_level; k < x->first_level + x->nlevels; k++) {
+			if (!plain(b, k) || (m = matching_level(b, e->sponsor,
+			    k)) < 0)
+				continue;
+			p = uf_find(block, k);
+			q = uf_find(block, (size_t)m);
+			digraph_add_edge(g, p, q);
+			digraph_add_edge(g, q, p);
+		}
+	}
+	digraph_build(g);
+}
+
+/*
+ * color_blocks: two partitions, peers apart, blocks together: a
+ * breadth-first 2-colouring from each block not yet reached, in level
+ * order (an odd ring of peers leaves one pair on the same side).
+ */
 static void
 color_blocks(struct rgb *b, struct unionfind *all, struct unionfind *block,
     signed char *color)
 {
-	size_t i, k, l;
-	long m;
-	int changed = 1;
+	size_t *queue = xmalloc((b->out.nlevels + 1) * sizeof *queue);
+	size_t l, head, tail, n, k;
+	const size_t *out;
+	struct digraph g;
 
-	while (changed) {
-		changed = 0;
-		for (i = 0; i < b->out.ne; i++) {
-			const struct rg_edge *e = &b->out.e[i];
-			const struct rg_vertex *x = &b->out.v[e->dependent];
+	peer_graph(b, block, &g);
+	for (l = 0; l < b->out.nlevels; l++) {
+		size_t p = uf_find(block, l);
 
-			if (!e->incompatible || e->type != DEP_PEER)
-				continue;
-			for (k = x->first_level; k < x->first_level + x->nlevels;
-			    k++) {
-				size_t p, q;
+		if (all->size[uf_find(all, l)] < 2 || color[p] >= 0)
+			continue;
+		color[p] = 0;
+		queue[0] = p;
+		for (head = 0, tail = 1; head < tail; head++) {
+			out = digraph_out(&g, queue[head], &n);
+			for (k = 0; k < n; k++) {
+				size_t q = g.dst[out[k]];
 
-				if (!plain(b, k) || (m = matching_level(b,
-				    e->sponsor, k)) < 0)
-					continue;
-				p = uf_find(block, k);
-				q = uf_find(block, (size_t)m);
-				if (color[p] >= 0 && color[q] < 0)
-					color[q] = (signed char)!color[p], changed = 1;
-				else if (color[q] >= 0 && color[p] < 0)
-					color[p] = (signed char)!color[q], changed = 1;
+				if (color[q] < 0) {
+					color[q] = (signed char)!color[queue[head]];
+					queue[tail++] = q;
+				}
 			}
 		}
-		for (l = 0; !changed && l < b->out.nlevels; l++) {
-			size_t p = uf_find(block, l);
-
-			if (all->size[uf_find(all, l)] > 1 && color[p] < 0)
-				color[p] = 0, changed = 1;
-		}
 	}
+	digraph_free(&g);
+	free(queue);
 }
 
-static const char *
-smallest_member(const struct rgb *b, struct unionfind *all, size_t root,
+/* smallest_members: per component root, its smallest member id. */
+static const char **
+smallest_members(const struct rgb *b, struct unionfind *all,
     const size_t *vertex_of)
 {
-	const char *best = NULL;
-	size_t l;
+	const char **best = xcalloc(b->out.nlevels + 1, sizeof *best);
+	size_t l, r;
 
-	for (l = 0; l < b->out.nlevels; l++)
-		if (uf_find(all, l) == root && (best == NULL ||
-		    strcmp(b->out.v[vertex_of[l]].id, best) < 0))
-			best = b->out.v[vertex_of[l]].id;
+	for (l = 0; l < b->out.nlevels; l++) {
+		const char *id = b->out.v[vertex_of[l]].id;
+
+		r = uf_find(all, l);
+		if (best[r] == NULL || strcmp(id, best[r]) < 0)
+			best[r] = id;
+	}
 	return best;
 }
 
 static size_t
 split_unit(struct rgb *b, struct unionfind *all, size_t l,
-    const size_t *vertex_of, size_t *unit_of_root)
+    const char **smallest, size_t *unit_of_root)
 {
 	size_t root = uf_find(all, l), u;
 	char id[512];
@@ -221,7 +250,7 @@ split_unit(struct rgb *b, struct unionfind *all, size_t l,
 	if (unit_of_root[root] != (size_t)-1)
 		return unit_of_root[root];
 	snprintf(id, sizeof id, "split:%ld.%d:%s", b->lv[l].arrival,
-	    b->lv[l].sub, smallest_member(b, all, root, vertex_of));
+	    b->lv[l].sub, smallest[root]);
 	u = rgraph_unit(&b->out, id, METHOD_SPLIT);
 	b->out.units[u].partitions = json_pack("[[],[]]");
 	return unit_of_root[root] = u;
@@ -229,7 +258,7 @@ split_unit(struct rgb *b, struct unionfind *all, size_t l,
 
 static size_t
 level_unit(struct rgb *b, struct unionfind *all, size_t l,
-    const size_t *vertex_of, size_t *unit_of_root)
+    const char **smallest, size_t *unit_of_root)
 {
 	char id[512];
 
@@ -240,7 +269,7 @@ level_unit(struct rgb *b, struct unionfind *all, size_t l,
 	if (b->lv[l].ppu_unit >= 0)
 		return (size_t)b->lv[l].ppu_unit;
 	if (all->size[uf_find(all, l)] > 1)
-		return split_unit(b, all, l, vertex_of, unit_of_root);
+		return split_unit(b, all, l, smallest, unit_of_root);
 	snprintf(id, sizeof id, "rolling:%ld.%d", b->lv[l].arrival,
 	    b->lv[l].sub);
 	return rgraph_unit(&b->out, id, METHOD_ROLLING);
@@ -253,17 +282,19 @@ assign_units(struct rgb *b, struct unionfind *all, struct unionfind *block,
 	size_t *vertex_of = xcalloc(b->out.nlevels + 1, sizeof *vertex_of);
 	size_t *unit_of_root = xmalloc((b->out.nlevels + 1) *
 	    sizeof *unit_of_root);
+	const char **smallest;
 	size_t v, l;
 
+	memset(unit_of_root, 0xff, (b->out.nlevels + 1) * sizeof *unit_of_root);
 	for (v = 0; v < b->out.nv; v++)
 		for (l = b->out.v[v].first_level;
 		    l < b->out.v[v].first_level + b->out.v[v].nlevels; l++)
 			vertex_of[l] = v;
-	memset(unit_of_root, 0xff, (b->out.nlevels + 1) * sizeof *unit_of_root);
+	smallest = smallest_members(b, all, vertex_of);
 	for (l = 0; l < b->out.nlevels; l++) {
 		struct rg_unit *u;
 
-		b->out.levels[l].unit = level_unit(b, all, l, vertex_of,
+		b->out.levels[l].unit = level_unit(b, all, l, smallest,
 		    unit_of_root);
 		u = &b->out.units[b->out.levels[l].unit];
 		if (u->method == METHOD_SPLIT)
@@ -271,6 +302,7 @@ assign_units(struct rgb *b, struct unionfind *all, struct unionfind *block,
 			    color[uf_find(block, l)] > 0),
 			    json_string(b->out.v[vertex_of[l]].id));
 	}
+	free(smallest);
 	free(vertex_of);
 	free(unit_of_root);
 }

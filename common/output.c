@@ -29,21 +29,55 @@ parse_opt(int key, char *arg, struct argp_state *state)
 
 const struct argp output_argp = { options, parse_opt, 0, 0, 0, 0, 0 };
 
-static int
-write_chunk(const char *buf, size_t size, void *data)
+/*
+ * jansson hands the dumper one token at a time; gathering them into a
+ * large block first keeps a million-node dump from being a million
+ * stdio calls.
+ */
+struct dump_block {
+	char data[1 << 16];
+	size_t len;
+	int failed;
+};
+
+static void
+flush_block(struct dump_block *b)
 {
-	(void)data;
-	return fwrite(buf, 1, size, stdout) == size ? 0 : -1;
+	if (b->len > 0 && fwrite(b->data, 1, b->len, stdout) != b->len)
+		b->failed = 1;
+	b->len = 0;
+}
+
+static int
+gather_chunk(const char *buf, size_t size, void *data)
+{
+	struct dump_block *b = data;
+
+	if (size > sizeof b->data - b->len)
+		flush_block(b);
+	if (size > sizeof b->data) {
+		if (fwrite(buf, 1, size, stdout) != size)
+			b->failed = 1;
+	} else {
+		memcpy(b->data + b->len, buf, size);
+		b->len += size;
+	}
+	return b->failed ? -1 : 0;
 }
 
 int
 output_json(const json_t *doc)
 {
+	static struct dump_block block;
 	size_t flags = JSON_PRESERVE_ORDER | JSON_ENCODE_ANY;
+	int r;
 
 	flags |= output_opts.compact ? JSON_COMPACT : JSON_INDENT(2);
-	if (json_dump_callback(doc, write_chunk, NULL, flags) != 0 ||
-	    putchar('\n') == EOF) {
+	block.len = 0;
+	block.failed = 0;
+	r = json_dump_callback(doc, gather_chunk, &block, flags);
+	flush_block(&block);
+	if (r != 0 || block.failed || putchar('\n') == EOF) {
 		diag_error("stdout", "write error: %s", strerror(errno));
 		return EXIT_IOERR;
 	}

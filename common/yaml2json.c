@@ -101,6 +101,11 @@ plain_float(const char *s)
 {
 	char *end;
 
+	const char *dot = strchr(s, '.');
+
+	/* Cheap rejections first: IP addresses and versions like 1.2.3. */
+	if (dot != NULL && strchr(dot + 1, '.') != NULL)
+		return 0;
 	if (strpbrk(s, "0123456789") == NULL || strpbrk(s, "xXoO_ ") != NULL)
 		return 0;
 	if (!match_all(s + (*s == '-' || *s == '+'), "0123456789.eE+-"))

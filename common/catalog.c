@@ -8,7 +8,7 @@
 #include "xalloc.h"
 
 const char *const cat_action_names[] = { "install", "remove", "create",
-	"delete", "activate", "deactivate", NULL };
+	"delete", "activate", "deactivate", "migrate", NULL };
 
 /* name_list: an array of names from names[] into a bit set. */
 static int

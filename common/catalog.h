@@ -26,11 +26,12 @@
  * Actions of a product.  install/remove run on each resource a component
  * goes on (a hypervisor, a host); create/delete on the resource the
  * product instantiates (a virtual storage), when it is added or removed;
- * activate/deactivate are the prerequisite and wrap-up actions of step 3.
+ * activate/deactivate are the prerequisite and wrap-up actions of step 3;
+ * migrate (hypervisors) moves a VM, with {vm}, {source}, {destination}.
  */
 enum cat_action {
 	CAT_INSTALL, CAT_REMOVE, CAT_CREATE, CAT_DELETE, CAT_ACTIVATE,
-	CAT_DEACTIVATE, CAT_ACTION_COUNT
+	CAT_DEACTIVATE, CAT_MIGRATE, CAT_ACTION_COUNT
 };
 
 struct cat_action_def {

@@ -1,0 +1,96 @@
+/*
+ * bs.h: batch-select's shared state: step 3 of seed 000 (IV), from VM
+ * consolidation through the elimination rules and the SLA arithmetic
+ * to the final batch and its runtime upgrade schedule.
+ */
+#ifndef BS_H
+#define BS_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#include "access.h"
+#include "catalog.h"
+#include "cgraph.h"
+#include "cloud.h"
+#include "digraph.h"
+#include "idmap.h"
+#include "plan_inputs.h"
+#include "rgraph.h"
+#include "sysconf.h"
+
+#define NONE ((size_t)-1)
+
+struct options {
+	const char *file;
+	long dedicated;		/* -d: compute hosts dedicated to the upgrade */
+	long parallel;		/* -j: concurrency limit, 0: none */
+	long max_freed;		/* -m: hosts consolidation may free, -1: all */
+};
+
+enum move_kind { MOVE_CONSOLIDATE, MOVE_EVACUATE };
+
+struct move {
+	size_t vm, from, to;	/* VM index, compute hosts */
+	enum move_kind kind;
+};
+
+/* A rule's verdict on a group, with the numbers behind it. */
+struct verdict {
+	const char *rule;
+	char reason[320];
+	long needed, available;	/* -1 when the rule compares nothing */
+};
+
+struct bs {
+	const struct options *o;
+	struct access *a;
+	struct plan_inputs in;	/* system, catalog, RG and CG */
+	struct cloud cl;
+	struct digraph rgd;	/* RG edges, dependent -> sponsor */
+	struct digraph cgd;	/* CG edges, dependent -> sponsor */
+	size_t *res_of;		/* RG vertex -> system resource, or NONE */
+	size_t *split_unit;	/* RG vertex -> split unit it is in, or NONE */
+	size_t *split_part;	/* RG vertex -> its partition there */
+	long *relying_vms;	/* RG vertex -> VMs on hosts relying on it */
+	unsigned char *cand;	/* group in G_batch */
+	unsigned char *waiting;	/* deactivated split partition awaiting switch */
+	unsigned char *paired;	/* group a waiting partition waits for */
+	unsigned char *chosen;	/* group in the final batch */
+	unsigned char *affected;	/* compute host taken out by the batch */
+	json_t **why;		/* group -> its elimination record */
+	struct move *moves;
+	size_t nmoves, moves_cap;
+	json_t *freed;		/* hosts consolidation empties */
+	json_t *initial;	/* G_batch after the elimination rules */
+	json_t *final;		/* final batch entries, in schedule order */
+	size_t *final_g;	/* their groups */
+	size_t nfinal;
+	json_t *sla;		/* the terms of (2)-(4) */
+	long Z, dedicated_left;
+};
+
+/* consolidate.c */
+void consolidate(struct bs *b);
+int evacuate(struct bs *b, const size_t *hosts, size_t n);
+
+/* rules.c */
+void initial_batch(struct bs *b);
+void eliminate(struct bs *b, size_t g, const struct verdict *v);
+int group_pending(const struct bs *b, size_t g);
+/* split_partner: for a group of a split-mode partition with a later
+ * partition still pending, that partition's group, else NONE. */
+size_t split_partner(const struct bs *b, size_t g);
+
+/* final.c */
+void final_batch(struct bs *b);
+long group_duration(const struct bs *b, size_t g);
+
+/* plan.c */
+long group_step_time(const struct bs *b, size_t g);
+json_t *build_schedule(struct bs *b);
+
+/* explain.c */
+json_t *batch_section(struct bs *b);
+
+#endif

@@ -1,0 +1,350 @@
+/*
+ * plan.c: the runtime upgrade schedule of the final batch (seed 000
+ * III.B and IV step 3): VM moves first, one VM per anti-affinity group
+ * per stage; then each group's prerequisite actions (deactivation), the
+ * switch of split-mode partitions upgraded earlier, the first execution
+ * level's upgrade actions, and the wrap-up actions (activation) of the
+ * groups that return to service.  Every action carries its undo.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bs.h"
+#include "migrate.h"
+#include "schedule.h"
+#include "xalloc.h"
+
+static const char *
+vid(const struct bs *b, size_t v)
+{
+	return b->in.rg.v[v].id;
+}
+
+/* inventory_host: where the commands acting on vertex v run. */
+static const char *
+inventory_host(const struct bs *b, size_t v)
+{
+	const struct rg_vertex *x = &b->in.rg.v[v];
+	const size_t *out;
+	size_t n, i;
+	int want_future = x->mod == MOD_ADD;
+
+	if (x->kind != KIND_HYPERVISOR && x->kind != KIND_VIRTUAL_STORAGE)
+		return x->id;
+	out = digraph_out(&b->rgd, v, &n);
+	for (i = 0; i < n; i++) {
+		const struct rg_edge *e = &b->in.rg.e[out[i]];
+
+		if (x->kind == KIND_HYPERVISOR && e->type == DEP_CONTAINED)
+			return vid(b, e->sponsor);
+		if (x->kind == KIND_VIRTUAL_STORAGE &&
+		    e->type == DEP_AGGREGATION &&
+		    (e->presence == PRES_BOTH ||
+		    (e->presence == PRES_FUTURE) == want_future))
+			return vid(b, e->sponsor);
+	}
+	return x->id;
+}
+
+/* products_before: what vertex v runs now (a new object). */
+static json_t *
+products_before(const struct bs *b, size_t v)
+{
+	return b->res_of[v] == NONE ? json_object() :
+	    json_copy(b->in.sc.resources[b->res_of[v]].products);
+}
+
+/* products_after: what v runs once its first level is done. */
+static json_t *
+products_after(const struct bs *b, size_t v)
+{
+	const struct rg_vertex *x = &b->in.rg.v[v];
+	json_t *p = products_before(b, v);
+	const struct rg_level *l;
+	size_t k;
+
+	if (x->nlevels == 0)
+		return p;
+	l = &b->in.rg.levels[x->first_level];
+	for (k = l->first; k < l->first + l->count; k++) {
+		json_t *act = b->in.rg.actions[k];
+		const char *op = json_string_value(json_object_get(act, "op"));
+		const char *name = json_string_value(json_object_get(act,
+		    "product"));
+
+		if (name == NULL)
+			continue;
+		if (strcmp(op, "install") == 0 || strcmp(op, "create") == 0)
+			json_object_set(p, name, json_object_get(act, "version"));
+		else
+			json_object_del(p, name);
+	}
+	return p;
+}
+
+static const struct cat_action_def *
+product_action(const struct bs *b, const char *name, const json_t *version,
+    enum cat_action what)
+{
+	const struct cat_product *p = catalog_find(&b->in.cat, name,
+	    json_string_value(version));
+
+	return p != NULL && p->actions[what].argv != NULL ?
+	    &p->actions[what] : NULL;
+}
+
+/* service_step: a deactivate or activate action of product name on v,
+ * undone by the opposite one. */
+static json_t *
+service_step(const struct bs *b, size_t v, const char *name,
+    const json_t *version, enum cat_action what, const char *phase)
+{
+	static const char *const ph[] = { "{resource}" };
+	const char *val[] = { vid(b, v) };
+	enum cat_action back = what == CAT_ACTIVATE ? CAT_DEACTIVATE :
+	    CAT_ACTIVATE;
+	const struct cat_action_def *d = product_action(b, name, version, what);
+	const struct cat_action_def *u = product_action(b, name, version, back);
+	const char *host = inventory_host(b, v);
+	char *id = sched_format("i%ld/%s:%s:%s@%s", b->in.rg.iteration,
+	    cat_action_names[what], vid(b, v), name,
+	    json_string_value(version));
+	char *uid = sched_format("%s~undo", id);
+	char *manual = sched_format("bring %s %s service", vid(b, v),
+	    back == CAT_ACTIVATE ? "back into" : "out of");
+	json_t *a = sched_action(id, phase, cat_action_names[what], vid(b, v),
+	    host, sched_argv(d->argv, ph, val, 1), NULL, d->duration);
+
+	sched_add_undo(a, sched_step(uid, host, u ? sched_argv(u->argv, ph,
+	    val, 1) : NULL, manual, u ? u->duration : 0));
+	free(id);
+	free(uid);
+	free(manual);
+	return a;
+}
+
+/*
+ * service_actions: the deactivate (or activate) actions of what v runs
+ * before (or after) its upgrade, appended to list; with list NULL only
+ * their time is counted.  Returns the seconds they take.
+ */
+static long
+service_actions(const struct bs *b, size_t v, enum cat_action what,
+    const char *phase, json_t *list)
+{
+	json_t *prods = what == CAT_ACTIVATE ? products_after(b, v) :
+	    products_before(b, v), *ver;
+	const struct cat_action_def *d;
+	const char *name;
+	long t = 0;
+
+	json_object_foreach(prods, name, ver) {
+		if ((d = product_action(b, name, ver, what)) == NULL)
+			continue;
+		t += d->duration;
+		if (list != NULL)
+			json_array_append_new(list, service_step(b, v, name, ver,
+			    what, phase));
+	}
+	json_decref(prods);
+	return t;
+}
+
+long
+group_step_time(const struct bs *b, size_t g)
+{
+	const struct cg_group *grp = &b->in.cg.groups[g];
+	size_t m;
+	long t = 0;
+
+	for (m = 0; m < grp->nmembers; m++) {
+		if (!grp->deactivated)
+			t += service_actions(b, grp->members[m],
+			    CAT_DEACTIVATE, NULL, NULL);
+		if (b->in.rg.v[grp->members[m]].mod != MOD_REMOVE)
+			t += service_actions(b, grp->members[m], CAT_ACTIVATE,
+			    NULL, NULL);
+	}
+	return t;
+}
+
+/* manual_step: for a split-mode partition whose products have no
+ * (de)activation command, the operator's step keeps one version
+ * active. */
+static void
+manual_step(const struct bs *b, size_t g, enum cat_action what,
+    const char *phase, json_t *list)
+{
+	const char *first = vid(b, b->in.cg.groups[g].members[0]);
+	char *id, *uid, *text, *utext;
+	json_t *a;
+
+	if (json_array_size(list) > 0 ||
+	    (b->split_unit[b->in.cg.groups[g].members[0]] == NONE &&
+	    !b->waiting[g] && !b->paired[g]))
+		return;
+	id = sched_format("i%ld/%s:%s", b->in.rg.iteration,
+	    cat_action_names[what], b->in.cg.groups[g].id);
+	uid = sched_format("%s~undo", id);
+	text = sched_format("take %s %s service", b->in.cg.groups[g].id,
+	    what == CAT_ACTIVATE ? "into" : "out of");
+	utext = sched_format("take %s %s service", b->in.cg.groups[g].id,
+	    what == CAT_ACTIVATE ? "out of" : "back into");
+	a = sched_action(id, phase, cat_action_names[what], first, first, NULL,
+	    text, 0);
+	sched_add_undo(a, sched_step(uid, first, NULL, utext, 0));
+	json_array_append_new(list, a);
+	free(id);
+	free(uid);
+	free(text);
+	free(utext);
+}
+
+static void
+group_service(const struct bs *b, size_t g, enum cat_action what,
+    const char *phase, json_t *groups)
+{
+	const struct cg_group *grp = &b->in.cg.groups[g];
+	json_t *list = json_array();
+	size_t m;
+
+	for (m = 0; m < grp->nmembers; m++)
+		if (what == CAT_DEACTIVATE ||
+		    b->in.rg.v[grp->members[m]].mod != MOD_REMOVE)
+			service_actions(b, grp->members[m], what, phase, list);
+	manual_step(b, g, what, phase, list);
+	if (json_array_size(list) > 0)
+		json_array_extend(sched_group(groups, grp->id), list);
+	json_decref(list);
+}
+
+static json_t *
+upgrade_action(const struct bs *b, size_t v, const json_t *act)
+{
+	const char *id = json_string_value(json_object_get(act, "id"));
+	const char *host = inventory_host(b, v);
+	json_t *undo = json_object_get(act, "undo"), *a;
+	char *uid;
+
+	a = sched_action(id, "upgrade", json_string_value(json_object_get(act,
+	    "op")), vid(b, v), host, json_copy(json_object_get(act, "argv")),
+	    NULL, (long)json_integer_value(json_object_get(act, "duration")));
+	json_object_set(a, "undo_unit", json_object_get(act, "undo_unit"));
+	if (json_is_array(json_object_get(undo, "argv"))) {
+		uid = sched_format("%s~undo", id);
+		sched_add_undo(a, sched_step(uid, host, json_copy(
+		    json_object_get(undo, "argv")), NULL, (long)
+		    json_integer_value(json_object_get(undo, "duration"))));
+		free(uid);
+	}
+	return a;
+}
+
+static void
+group_upgrade(const struct bs *b, size_t g, json_t *groups)
+{
+	const struct cg_group *grp = &b->in.cg.groups[g];
+	json_t *list = NULL;
+	size_t m, k;
+
+	for (m = 0; m < grp->nmembers; m++) {
+		const struct rg_vertex *v = &b->in.rg.v[grp->members[m]];
+		const struct rg_level *l;
+
+		if (v->nlevels == 0)
+			continue;
+		if (list == NULL)
+			list = sched_group(groups, grp->id);
+		l = &b->in.rg.levels[v->first_level];
+		for (k = l->first; k < l->first + l->count; k++)
+			json_array_append_new(list, upgrade_action(b,
+			    grp->members[m], b->in.rg.actions[k]));
+	}
+}
+
+/* hv_of: the hypervisor product compute host h runs. */
+static struct hv_product
+hv_of(const struct bs *b, size_t h)
+{
+	struct hv_product p = { NULL, NULL };
+
+	cloud_hv_product(&b->cl, &b->in.cat, h, &p.name, &p.version);
+	return p;
+}
+
+/*
+ * move_stages: the moves of one kind, each in the stage after the last
+ * one that moved a VM of its anti-affinity group.
+ */
+static void
+move_stages(struct bs *b, json_t *sched, enum move_kind kind)
+{
+	const char *name = kind == MOVE_CONSOLIDATE ? "consolidate" : "evacuate";
+	const char *phase = kind == MOVE_CONSOLIDATE ? "migration" :
+	    "prerequisite";
+	size_t *count = xcalloc(b->cl.ngroups + 1, sizeof *count), i, s;
+	json_t *stages = json_array();
+
+	for (i = 0; i < b->nmoves; i++) {
+		const struct move *mv = &b->moves[i];
+		struct migration m;
+		char *id;
+
+		if (mv->kind != kind)
+			continue;
+		s = count[b->cl.vm_group[mv->vm]]++;
+		while (json_array_size(stages) <= s) {
+			char *sid = sched_format("%s-%zu", name,
+			    json_array_size(stages) + 1);
+
+			json_array_append(stages, sched_stage(sched, sid, phase));
+			free(sid);
+		}
+		m.vm = b->in.sc.vms[mv->vm].id;
+		m.source = cloud_host_id(&b->cl, mv->from);
+		m.destination = cloud_host_id(&b->cl, mv->to);
+		m.from = hv_of(b, mv->from);
+		m.to = hv_of(b, mv->to);
+		m.phase = phase;
+		m.replaceable = 0;
+		id = sched_format("i%ld/migrate:%s:%s:%s", b->in.rg.iteration, m.vm,
+		    m.source, m.destination);
+		m.id = id;
+		json_array_append_new(sched_group(json_array_get(stages, s), m.vm),
+		    migration_action(&b->in.cat, &m));
+		free(id);
+	}
+	json_decref(stages);
+	free(count);
+}
+
+json_t *
+build_schedule(struct bs *b)
+{
+	char *id = sched_format("i%ld", b->in.rg.iteration);
+	json_t *sched = sched_new(id), *pre, *sw, *up, *wrap;
+	size_t i, g;
+
+	free(id);
+	move_stages(b, sched, MOVE_CONSOLIDATE);
+	move_stages(b, sched, MOVE_EVACUATE);
+	pre = sched_stage(sched, "prerequisite", "prerequisite");
+	sw = sched_stage(sched, "switch", "wrap-up");
+	up = sched_stage(sched, "upgrade", "upgrade");
+	wrap = sched_stage(sched, "wrap-up", "wrap-up");
+	for (i = 0; i < b->nfinal; i++) {
+		g = b->final_g[i];
+		if (b->waiting[g]) {
+			group_service(b, g, CAT_ACTIVATE, "wrap-up", sw);
+			continue;
+		}
+		if (!b->in.cg.groups[g].deactivated)
+			group_service(b, g, CAT_DEACTIVATE,
+			    "prerequisite", pre);
+		group_upgrade(b, g, up);
+		if (split_partner(b, g) == NONE)
+			group_service(b, g, CAT_ACTIVATE, "wrap-up", wrap);
+	}
+	sched_finish(sched, b->o->parallel);
+	return sched;
+}

@@ -1,0 +1,493 @@
+/*
+ * subiter.c: V_i by equation (5) and the sub-iterations W_ij of seed
+ * 000 IV step 4.  Each sub-iteration moves at most one VM of every
+ * anti-affinity group; groups of tenants with the most VMs of the old
+ * version go first, and within a group the VM on the host holding most
+ * VMs of the groups chosen, so hosts empty fast.  Before each
+ * sub-iteration the scaling reservation of the new partition is
+ * re-evaluated for the tenants that move there for the first time, and
+ * the sub-iteration shrinks to what is left of V_i.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "migrate.h"
+#include "schedule.h"
+#include "sla.h"
+#include "vmp.h"
+#include "xalloc.h"
+
+#define SCAN_LIMIT 64
+
+struct pick {
+	size_t group;		/* anti-affinity group */
+	long tenant_old;	/* its tenant's VMs of the old version */
+	size_t tenant, vm, from, to;
+};
+
+static const struct vmp *sort_p;
+
+/* by_preference: tenants with most old VMs first, then tenant, group. */
+static int
+by_preference(const void *x, const void *y)
+{
+	const struct pick *a = x, *b = y;
+
+	if (a->tenant_old != b->tenant_old)
+		return a->tenant_old > b->tenant_old ? -1 : 1;
+	if (a->tenant != b->tenant)
+		return a->tenant < b->tenant ? -1 : 1;
+	return a->group < b->group ? -1 : a->group > b->group;
+}
+
+static void
+index_groups(struct vmp *p)
+{
+	size_t n = p->cl.ngroups, v, *fill;
+
+	p->group_first = xcalloc(n + 2, sizeof *p->group_first);
+	p->group_vms = xmalloc((p->in.sc.nvms + 1) * sizeof *p->group_vms);
+	for (v = 0; v < p->in.sc.nvms; v++)
+		p->group_first[p->cl.vm_group[v] + 1]++;
+	for (v = 0; v < n; v++)
+		p->group_first[v + 1] += p->group_first[v];
+	fill = xmalloc((n + 1) * sizeof *fill);
+	memcpy(fill, p->group_first, (n + 1) * sizeof *fill);
+	for (v = 0; v < p->in.sc.nvms; v++)
+		p->group_vms[fill[p->cl.vm_group[v]]++] = v;
+	free(fill);
+}
+
+static int
+on_new(const struct vmp *p, size_t v)
+{
+	size_t h = p->cl.vm_host[v];
+
+	return h != CLOUD_NONE && p->cl.part[h] == PART_NEW;
+}
+
+/* tenant_counts: VMs of each tenant that can move, and whether it has
+ * VMs in the new partition already. */
+static void
+tenant_counts(const struct vmp *p, long *old, unsigned char *has_new)
+{
+	size_t n, v;
+
+	for (n = 0; n < p->in.sc.ntenants; n++) {
+		const struct tenant *t = &p->in.sc.tenants[n];
+
+		old[n] = 0;
+		has_new[n] = 0;
+		for (v = t->first_vm; v < t->first_vm + t->nvms; v++) {
+			old[n] += vmp_movable(p, v);
+			has_new[n] |= on_new(p, v);
+		}
+	}
+}
+
+/* count_A: tenants below max_n with VMs of the new version, counting
+ * those in extra[] as having some (first-time movers). */
+static long
+count_A(const struct vmp *p, const unsigned char *has_new,
+    const unsigned char *extra)
+{
+	size_t n;
+	long A = 0;
+
+	for (n = 0; n < p->in.sc.ntenants; n++)
+		A += (has_new[n] || (extra && extra[n])) &&
+		    (long)p->in.sc.tenants[n].nvms < p->in.sc.tenants[n].max;
+	return A;
+}
+
+static long
+new_capacity(const struct vmp *p)
+{
+	return p->o->new_capacity > 0 ? p->o->new_capacity :
+	    p->in.sc.host_capacity;
+}
+
+/* hv_after: the hypervisor product h runs once step 3 is done. */
+static struct hv_product
+hv_after(const struct vmp *p, size_t h)
+{
+	struct hv_product hp = { NULL, NULL };
+	const struct rg_vertex *x;
+	long v;
+	size_t k;
+
+	cloud_hv_product(&p->cl, &p->in.cat, h, &hp.name, &hp.version);
+	if (p->cl.hv[h] == CLOUD_NONE ||
+	    (v = idmap_find(&p->in.rg.ids, p->in.sc.resources[p->cl.hv[h]].id)) < 0 ||
+	    !p->done[p->in.cg.group_of[v]] || (x = &p->in.rg.v[v])->nlevels == 0)
+		return hp;
+	for (k = p->in.rg.levels[x->first_level].first; k <
+	    p->in.rg.levels[x->first_level].first +
+	    p->in.rg.levels[x->first_level].count; k++) {
+		json_t *act = p->in.rg.actions[k];
+		const struct cat_product *cp = catalog_find(&p->in.cat,
+		    json_string_value(json_object_get(act, "product")),
+		    json_string_value(json_object_get(act, "version")));
+
+		if (cp != NULL && cp->kind == KIND_HYPERVISOR &&
+		    strcmp(json_string_value(json_object_get(act, "op")),
+		    "install") == 0) {
+			hp.name = cp->name;
+			hp.version = cp->version;
+		}
+	}
+	return hp;
+}
+
+/* equation5: T, S, the reservations and V_i for the new partition. */
+static void
+equation5(struct vmp *p)
+{
+	long *old = xcalloc(p->in.sc.ntenants + 1, sizeof *old), J = 0, n, Kn;
+	unsigned char *has_new = xcalloc(p->in.sc.ntenants + 1, 1);
+	long d = MIGRATE_DEFAULT_DURATION, used = 0, x;
+	size_t g, h, i;
+	json_t *how;
+
+	tenant_counts(p, old, has_new);
+	for (g = 0; g < p->cl.ngroups; g++) {
+		for (n = 0, i = p->group_first[g]; i < p->group_first[g + 1]; i++)
+			n += vmp_movable(p, p->group_vms[i]);
+		if (n > J)
+			J = n;
+	}
+	p->not_in_use = 0;
+	for (h = 0; h < p->cl.nhosts; h++) {
+		if (!p->cl.usable[h] || p->cl.part[h] != PART_NEW ||
+		    !p->ready[p->cl.domain[h]])
+			continue;
+		if (p->cl.load[h] > 0)
+			used++;
+		else
+			p->not_in_use++;
+		/* a move and its undo, on the slowest hypervisor */
+		x = 2 * migration_duration(&p->in.cat, hv_after(p, h));
+		if (x > d)
+			d = x;
+	}
+	Kn = new_capacity(p);
+	/* every sub-iteration a VM of the largest group moves: an upper
+	 * bound on the time the planned moves take */
+	p->T = J * d;
+	p->S = sla_scaling_adjustment(&p->in.sc, p->T);
+	p->scaling = sla_scaling_reservation(p->S, count_A(p, has_new, NULL),
+	    Kn);
+	/* the moved VMs need failover too: at least one host's worth */
+	p->failover = sla_failover(&failover_opts, used > 0 ? used : 1, p->T,
+	    &how);
+	p->V = (p->not_in_use - p->scaling - p->failover) * Kn;
+	json_object_set_new(p->section, "sla", json_pack("{s:I, s:I, s:I, s:I,"
+	    " s:I, s:I, s:o, s:I, s:I}", "T", (json_int_t)p->T, "S",
+	    (json_int_t)p->S, "A", (json_int_t)count_A(p, has_new, NULL),
+	    "K_new", (json_int_t)Kn, "scaling_reservation",
+	    (json_int_t)p->scaling, "failover_reservation",
+	    (json_int_t)p->failover, "failover", how, "not_in_use",
+	    (json_int_t)p->not_in_use, "V_i", (json_int_t)p->V));
+	free(old);
+	free(has_new);
+}
+
+/* candidates: one entry per group with VMs that can move, preferred
+ * first. */
+static size_t
+candidates(const struct vmp *p, struct pick *c, const long *old)
+{
+	size_t g, i, n = 0;
+
+	for (g = 0; g < p->cl.ngroups; g++)
+		for (i = p->group_first[g]; i < p->group_first[g + 1]; i++) {
+			size_t v = p->group_vms[i];
+
+			if (!vmp_movable(p, v))
+				continue;
+			c[n].group = g;
+			c[n].tenant = p->in.sc.vms[v].tenant;
+			c[n].tenant_old = old[c[n].tenant];
+			c[n].vm = c[n].to = NONE;
+			n++;
+			break;
+		}
+	sort_p = p;
+	qsort(c, n, sizeof *c, by_preference);
+	return n;
+}
+
+/* budget: what V_i allows now, with first-time tenants of c[0..n). */
+static long
+budget(const struct vmp *p, const struct pick *c, size_t n,
+    const unsigned char *has_new, unsigned char *first, long moved,
+    long *A)
+{
+	size_t i;
+	long scaling;
+
+	memset(first, 0, p->in.sc.ntenants + 1);
+	for (i = 0; i < n; i++)
+		if (!has_new[c[i].tenant])
+			first[c[i].tenant] = 1;
+	*A = count_A(p, has_new, first);
+	scaling = sla_scaling_reservation(p->S, *A, new_capacity(p));
+	return (p->not_in_use - scaling - p->failover) * new_capacity(p) -
+	    moved;
+}
+
+static int
+role_rank(const struct vmp *p, size_t v)
+{
+	const char *r = p->in.sc.vms[v].role;
+
+	if (!p->o->standby_first || r == NULL)
+		return 1;
+	return strcmp(r, "standby") == 0 ? 0 : 2;
+}
+
+/* host_score: VMs on host h of the groups chosen this sub-iteration. */
+static long
+host_score(const struct vmp *p, size_t h, const unsigned char *chosen)
+{
+	size_t v;
+	long s = 0;
+
+	for (v = p->cl.host_first[h]; v != CLOUD_NONE; v = p->cl.vm_next[v])
+		s += chosen[p->cl.vm_group[v]];
+	return s;
+}
+
+static size_t
+choose_vm(const struct vmp *p, size_t g, const unsigned char *chosen)
+{
+	size_t i, v, best = NONE;
+	long s, best_s = -1;
+	int r, best_r = 3;
+
+	for (i = p->group_first[g]; i < p->group_first[g + 1]; i++) {
+		v = p->group_vms[i];
+		if (!vmp_movable(p, v))
+			continue;
+		r = role_rank(p, v);
+		s = host_score(p, p->cl.vm_host[v], chosen);
+		if (r < best_r || (r == best_r && s > best_s)) {
+			best = v;
+			best_r = r;
+			best_s = s;
+		}
+	}
+	return best;
+}
+
+/* by_load_desc: in-use hosts first, fuller first, then host order. */
+static int
+by_load_desc(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	long la = sort_p->cl.load[a], lb = sort_p->cl.load[b];
+
+	if (la != lb)
+		return la > lb ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* index_new_hosts: the hosts VMs may move to, in-use and fuller first;
+ * they only gain VMs, so those full at the front stay full. */
+static void
+index_new_hosts(struct vmp *p)
+{
+	size_t h;
+
+	p->new_hosts = xmalloc((p->cl.nhosts + 1) * sizeof *p->new_hosts);
+	for (h = 0; h < p->cl.nhosts; h++)
+		if (p->cl.part[h] == PART_NEW && p->cl.usable[h] &&
+		    p->ready[p->cl.domain[h]])
+			p->new_hosts[p->nnew++] = h;
+	sort_p = p;
+	qsort(p->new_hosts, p->nnew, sizeof *p->new_hosts, by_load_desc);
+}
+
+/* destination: a host of v's new partition with room and no VM of its
+ * group; a bounded number of hosts with room is tried. */
+static size_t
+destination(struct vmp *p, size_t v)
+{
+	size_t dom = p->cl.domain[p->cl.vm_host[v]], i, h, tried = 0;
+
+	while (p->cursor < p->nnew && p->cl.load[p->new_hosts[p->cursor]] >=
+	    vmp_cap(p, p->new_hosts[p->cursor]))
+		p->cursor++;
+	for (i = p->cursor; i < p->nnew && tried < SCAN_LIMIT; i++) {
+		h = p->new_hosts[i];
+		if (p->cl.domain[h] != dom || p->cl.load[h] >= vmp_cap(p, h))
+			continue;
+		tried++;
+		if (cloud_fits(&p->cl, v, h, vmp_cap(p, h)))
+			return h;
+	}
+	return NONE;
+}
+
+static json_t *
+subiter_schedule(struct vmp *p, size_t j, const struct pick *c, size_t n,
+    const struct hv_product *src)
+{
+	char *id = sched_format("i%ld.s%zu", p->in.rg.iteration, j);
+	json_t *sched = sched_new(id), *groups;
+	size_t i;
+
+	groups = sched_stage(sched, "migrate", "migration");
+	for (i = 0; i < n; i++) {
+		struct migration m;
+		char *aid;
+
+		if (c[i].to == NONE)
+			continue;
+		m.vm = p->in.sc.vms[c[i].vm].id;
+		m.source = cloud_host_id(&p->cl, c[i].from);
+		m.destination = cloud_host_id(&p->cl, c[i].to);
+		m.from = src[i];
+		m.to = hv_after(p, c[i].to);
+		m.phase = "migration";
+		m.replaceable = 1;
+		aid = sched_format("%s/migrate:%s:%s:%s", id, m.vm, m.source,
+		    m.destination);
+		m.id = aid;
+		json_array_append_new(sched_group(groups, m.vm),
+		    migration_action(&p->in.cat, &m));
+		free(aid);
+	}
+	sched_finish(sched, 0);
+	free(id);
+	return sched;
+}
+
+static json_t *
+tenant_ids(const struct vmp *p, const unsigned char *first)
+{
+	json_t *ids = json_array();
+	size_t n;
+
+	for (n = 0; n < p->in.sc.ntenants; n++)
+		if (first[n])
+			json_array_append_new(ids,
+			    json_string(p->in.sc.tenants[n].id));
+	return ids;
+}
+
+/* move_picks: choose and move the VMs of c[0..n); the moved count.
+ * The source products are kept for the schedule. */
+static size_t
+move_picks(struct vmp *p, struct pick *c, size_t n, struct hv_product *src)
+{
+	unsigned char *chosen = xcalloc(p->cl.ngroups + 1, 1);
+	size_t i, moved = 0;
+
+	for (i = 0; i < n; i++)
+		chosen[c[i].group] = 1;
+	/* all chosen first, so that the scores see one placement */
+	for (i = 0; i < n; i++)
+		c[i].vm = choose_vm(p, c[i].group, chosen);
+	for (i = 0; i < n; i++) {
+		c[i].from = p->cl.vm_host[c[i].vm];
+		src[i] = hv_after(p, c[i].from);
+		c[i].to = destination(p, c[i].vm);
+		if (c[i].to != NONE) {
+			cloud_move(&p->cl, c[i].vm, c[i].to);
+			moved++;
+		}
+	}
+	free(chosen);
+	return moved;
+}
+
+static void
+sub_iterations(struct vmp *p)
+{
+	struct pick *c = xcalloc(p->cl.ngroups + 1, sizeof *c);
+	struct hv_product *src = xcalloc(p->cl.ngroups + 1, sizeof *src);
+	long *old = xcalloc(p->in.sc.ntenants + 1, sizeof *old), moved = 0, b, A;
+	unsigned char *has_new = xcalloc(p->in.sc.ntenants + 1, 1);
+	unsigned char *first = xcalloc(p->in.sc.ntenants + 1, 1);
+	json_t *list = json_array();
+	size_t n, w, j;
+
+	for (j = 1; moved < p->V; j++) {
+		tenant_counts(p, old, has_new);
+		if ((n = candidates(p, c, old)) == 0)
+			break;
+		b = budget(p, c, n, has_new, first, moved, &A);
+		if (b < (long)n)	/* fewer first-timers can only help */
+			b = budget(p, c, n = b > 0 ? (size_t)b : 0, has_new,
+			    first, moved, &A);
+		if (b <= 0 || n == 0 ||
+		    (w = move_picks(p, c, n, src)) == 0)
+			break;
+		moved += (long)w;
+		json_array_append_new(list, json_pack("{s:I, s:I, s:I, s:o, "
+		    "s:o}", "index", (json_int_t)j, "W", (json_int_t)w,
+		    "budget", (json_int_t)b, "new_tenants", tenant_ids(p,
+		    first), "schedule", subiter_schedule(p, j, c, n, src)));
+	}
+	json_object_set_new(p->section, "sub_iterations", list);
+	free(c);
+	free(src);
+	free(old);
+	free(has_new);
+	free(first);
+}
+
+static int
+any_movable(const struct vmp *p)
+{
+	size_t v;
+
+	for (v = 0; v < p->in.sc.nvms; v++)
+		if (vmp_movable(p, v))
+			return 1;
+	return 0;
+}
+
+static void
+status(struct vmp *p, const char *s, const char *note)
+{
+	json_object_set_new(p->section, "status", json_string(s));
+	if (note != NULL)
+		json_object_set_new(p->section, "note", json_string(note));
+}
+
+void
+plan_migrations(struct vmp *p)
+{
+	size_t c;
+	int ready = 0;
+	char *note;
+
+	for (c = 0; c < p->cl.ncauses; c++)
+		ready |= p->ready[c];
+	if (!p->cl.partitioned)
+		return status(p, "not-partitioned", "compute hosts are not "
+		    "partitioned into old and new: no VM needs to move (step "
+		    "4 skipped)");
+	if (!ready)
+		return status(p, "waiting", "the new storage or controller is "
+		    "not complete and no host runs the new hypervisor yet: VMs "
+		    "move in a later iteration");
+	if (!any_movable(p))
+		return status(p, "done", "no VM of the old version is left");
+	index_groups(p);
+	index_new_hosts(p);
+	equation5(p);
+	if (p->V <= 0) {
+		note = sched_format("V_i = %ld: (%ld hosts of the new partition "
+		    "not in use - %ld scaling - %ld failover) * K'; no VM can "
+		    "move", p->V, p->not_in_use, p->scaling, p->failover);
+		status(p, "suspended", note);
+		free(note);
+		json_object_set_new(p->section, "sub_iterations", json_array());
+		return;
+	}
+	sub_iterations(p);
+	status(p, "planned", NULL);
+}

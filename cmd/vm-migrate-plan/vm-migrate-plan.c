@@ -1,0 +1,150 @@
+/*
+ * vm-migrate-plan: step 4 of the IaaS upgrade method of seed 000: while
+ * an upgrade splits the compute hosts into an old and a new partition,
+ * plan which VMs move (and are upgraded) from the old one to the new one
+ * in this iteration, V_i by equation (5), in sub-iterations that never
+ * move two VMs of one anti-affinity group at once.  Reads the state
+ * document after batch-select, writes it back with the "migrations"
+ * section replaced.
+ */
+#include <argp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "exitcodes.h"
+#include "load.h"
+#include "output.h"
+#include "sla.h"
+#include "state.h"
+#include "vmp.h"
+
+static const char usage_doc[] =
+    "Plan the VM migrations of this iteration from the old compute "
+    "partition to the new one.\vWith no FILE, or when FILE is -, read "
+    "standard input.  Exit status: 0 done, 64 usage, 65 invalid input, "
+    "66 cannot open, 74 I/O error.";
+
+static const struct argp_option option_list[] = {
+	{ "new-capacity", 'k', "N", 0, "K': VMs a host of the new partition "
+	  "runs (default: the hosts' own capacity)", 0 },
+	{ "standby-first", 's', 0, 0, "Move the standby VM of an active/"
+	  "standby pair before its active", 0 },
+	{ 0 }
+};
+
+static error_t
+parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct options *o = state->input;
+	char *end;
+
+	switch (key) {
+	case 'k':
+		o->new_capacity = strtol(arg, &end, 10);
+		if (end == arg || *end != '\0' || o->new_capacity < 1 ||
+		    o->new_capacity > 1000000)
+			argp_error(state, "'%s' is not a capacity", arg);
+		break;
+	case 's':
+		o->standby_first = 1;
+		break;
+	case ARGP_KEY_ARG:
+		o->file = cli_one_input(state, o->file, arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* load_inputs: the planners' sections, and step 3's results. */
+static int
+load_inputs(struct vmp *p, json_t *doc)
+{
+	json_t *sched;
+
+	return plan_inputs_load(p->a, doc, &p->in) == 0 &&
+	    state_require(p->a, doc, SECTION_BATCH, &p->batch) == 0 &&
+	    state_require(p->a, doc, SECTION_SCHEDULE, &sched) == 0 ? 0 : -1;
+}
+
+/* ordered: the section's members in the documented order. */
+static json_t *
+ordered(const struct vmp *p)
+{
+	static const char *const keys[] = { "status", "note", "sla",
+		"sub_iterations", NULL };
+	json_t *o = json_pack("{s:I}", "iteration", (json_int_t)p->in.rg.iteration);
+	size_t k;
+
+	for (k = 0; keys[k] != NULL; k++)
+		if (json_object_get(p->section, keys[k]) != NULL)
+			json_object_set(o, keys[k],
+			    json_object_get(p->section, keys[k]));
+	return o;
+}
+
+static void
+vmp_free(struct vmp *p)
+{
+	free(p->done);
+	free(p->ready);
+	free(p->group_first);
+	free(p->group_vms);
+	free(p->new_hosts);
+	json_decref(p->section);
+	cloud_free(&p->cl);
+	plan_inputs_free(&p->in);
+}
+
+static int
+plan(const struct options *o, json_t *doc)
+{
+	struct access a;
+	struct vmp p;
+	int status = EXIT_DATAERR;
+
+	memset(&p, 0, sizeof p);
+	p.o = o;
+	p.a = &a;
+	p.section = json_object();
+	access_init(&a, load_name(o->file));
+	rgraph_init(&p.in.rg);
+	if (load_inputs(&p, doc) == 0) {
+		cloud_init(&p.cl, &p.in.sc);
+		if (replay_step3(&p, doc) == 0) {
+			find_ready(&p);
+			plan_migrations(&p);
+			state_put(doc, SECTION_MIGRATIONS, ordered(&p));
+			status = output_json(doc);
+		}
+	}
+	vmp_free(&p);
+	access_free(&a);
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct argp_child children[] = {
+		{ &failover_argp, 0, "Failover reservation of the new "
+		  "partition:", 0 },
+		{ &output_argp, 0, 0, 0 }, { 0 }
+	};
+	static const struct argp argp = { option_list, parse_opt, "[FILE]",
+		usage_doc, children, 0, 0 };
+	struct options o = { NULL, 0, 0 };
+	json_t *doc;
+	int status;
+
+	cli_init(argv);
+	argp_parse(&argp, argc, argv, 0, NULL, &o);
+	status = load_document(o.file, &doc);
+	if (status == EXIT_OK) {
+		status = plan(&o, doc);
+		json_decref(doc);
+	}
+	return output_close(status);
+}

@@ -1,0 +1,55 @@
+/*
+ * vmp.h: vm-migrate-plan's shared state: step 4 of seed 000 (IV), the
+ * VMs that move from the old compute partition to the new one.
+ */
+#ifndef VMP_H
+#define VMP_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#include "access.h"
+#include "catalog.h"
+#include "cgraph.h"
+#include "cloud.h"
+#include "plan_inputs.h"
+#include "rgraph.h"
+#include "sysconf.h"
+
+#define NONE ((size_t)-1)
+
+struct options {
+	const char *file;
+	long new_capacity;	/* -k: K', 0: the hosts' own capacity */
+	int standby_first;	/* -s: move standbys before actives */
+};
+
+struct vmp {
+	const struct options *o;
+	struct access *a;
+	json_t *batch;		/* the batch section */
+	struct plan_inputs in;	/* system, catalog, RG and CG */
+	struct cloud cl;
+	unsigned char *done;	/* CG group upgraded by step 3's schedule */
+	unsigned char *ready;	/* cause whose new partition may take VMs */
+	size_t *group_first;	/* anti-affinity group -> slice of group_vms */
+	size_t *group_vms;
+	size_t *new_hosts;	/* hosts VMs may move to, fuller first */
+	size_t nnew, cursor;	/* before cursor: all full */
+	long not_in_use, scaling, failover, S, T, V;
+	json_t *section;	/* the migrations section being built */
+};
+
+/* replay.c */
+int replay_step3(struct vmp *p, json_t *doc);
+void find_ready(struct vmp *p);
+
+/* subiter.c */
+void plan_migrations(struct vmp *p);
+
+/* vmp_cap: the capacity of compute host h in the new partition. */
+long vmp_cap(const struct vmp *p, size_t h);
+/* vmp_movable: does VM v run in the old partition of a ready cause? */
+int vmp_movable(const struct vmp *p, size_t v);
+
+#endif

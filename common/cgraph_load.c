@@ -1,0 +1,170 @@
+/* cgraph_load.c: read the control graph section (see cgraph_read.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgraph_read.h"
+#include "xalloc.h"
+
+struct load_ctx {
+	const struct rgraph *rg;
+	struct cgraph *cg;
+	struct idmap ids;	/* group id -> index */
+};
+
+static int
+load_member(struct access *a, const json_t *v, size_t i, void *p)
+{
+	struct load_ctx *c = p;
+	size_t gi = c->cg->ngroups - 1;
+	struct cg_group *g = &c->cg->groups[gi];
+	const char *id;
+	long x;
+
+	(void)i;
+	if (acc_as_string(a, v, &id) < 0)
+		return -1;
+	if ((x = idmap_find(&c->rg->ids, id)) < 0)
+		return access_fail(a, "no vertex of the resource graph has id "
+		    "\"%s\"", id);
+	if (c->cg->group_of[x] != (size_t)-1)
+		return access_fail(a, "vertex \"%s\" is in two groups", id);
+	c->cg->group_of[x] = gi;
+	g->members[g->nmembers++] = (size_t)x;
+	return 0;
+}
+
+static int
+load_group(struct access *a, const json_t *v, size_t i, void *p)
+{
+	static const char *const known[] = { "id", "members",
+		"modification_type", "activation_status", "undo_unit_ids",
+		"actions_to_execute", "failed_attempts", "is_isolated",
+		"is_failed", NULL };
+	static const char *const statuses[] = { "active", "deactivated", NULL };
+	struct load_ctx *c = p;
+	struct cg_group *g = &c->cg->groups[c->cg->ngroups];
+	json_t *members;
+	int mod, status;
+
+	(void)i;
+	if (acc_as_object(a, v) < 0 || acc_check_keys(a, v, known) < 0 ||
+	    acc_get_string(a, v, "id", ACC_REQUIRED, &g->id) < 0 ||
+	    acc_get_array(a, v, "members", ACC_REQUIRED, &members) < 0 ||
+	    acc_get_enum(a, v, "modification_type", ACC_REQUIRED,
+	    modification_names, &mod) < 0 ||
+	    acc_get_enum(a, v, "activation_status", ACC_REQUIRED, statuses,
+	    &status) < 0 ||
+	    acc_get_bool(a, v, "is_isolated", ACC_OPTIONAL, &g->isolated) < 0 ||
+	    acc_get_bool(a, v, "is_failed", ACC_OPTIONAL, &g->failed) < 0)
+		return -1;
+	if (idmap_add(&c->ids, g->id) < 0)
+		return access_fail_at(a, "id", "duplicate group id \"%s\"", g->id);
+	g->mod = (enum modification)mod;
+	g->deactivated = status == 1;
+	/* counted before its members load, so cgraph_free frees them */
+	g->members = xcalloc(json_array_size(members) + 1, sizeof *g->members);
+	c->cg->ngroups++;
+	if (acc_each_element(a, v, "members", ACC_REQUIRED, load_member, c) < 0)
+		return -1;
+	if (g->nmembers == 0)
+		return access_fail_at(a, "members", "a group needs members");
+	return 0;
+}
+
+static int
+group_ref(struct access *a, struct load_ctx *c, const json_t *obj,
+    const char *key, size_t *out)
+{
+	const char *id;
+	long i;
+
+	if (acc_get_string(a, obj, key, ACC_REQUIRED, &id) < 0)
+		return -1;
+	if ((i = idmap_find(&c->ids, id)) < 0)
+		return access_fail_at(a, key, "no group has id \"%s\"", id);
+	*out = (size_t)i;
+	return 0;
+}
+
+static int
+load_edge(struct access *a, const json_t *v, size_t i, void *p)
+{
+	static const char *const known[] = { "type", "dependent", "sponsor",
+		"presence", "incompatibility_factor", NULL };
+	struct load_ctx *c = p;
+	struct cg_edge *e = &c->cg->edges[c->cg->nedges];
+	int type, presence;
+
+	(void)i;
+	e->incompatible = 0;
+	if (acc_as_object(a, v) < 0 || acc_check_keys(a, v, known) < 0 ||
+	    acc_get_enum(a, v, "type", ACC_REQUIRED, dep_type_names,
+	    &type) < 0 ||
+	    group_ref(a, c, v, "dependent", &e->from) < 0 ||
+	    group_ref(a, c, v, "sponsor", &e->to) < 0 ||
+	    acc_get_enum(a, v, "presence", ACC_REQUIRED, presence_names,
+	    &presence) < 0 ||
+	    acc_get_bool(a, v, "incompatibility_factor", ACC_OPTIONAL,
+	    &e->incompatible) < 0)
+		return -1;
+	e->type = (enum dep_type)type;
+	e->presence = (enum presence)presence;
+	c->cg->nedges++;
+	return 0;
+}
+
+/* every_vertex_grouped: a vertex outside every group is an error. */
+static int
+every_vertex_grouped(struct access *a, const struct rgraph *rg,
+    const struct cgraph *cg)
+{
+	size_t v;
+
+	for (v = 0; v < rg->nv; v++)
+		if (cg->group_of[v] == (size_t)-1)
+			return access_fail_at(a, "groups", "vertex \"%s\" of the "
+			    "resource graph is in no group (run cg-coarsen "
+			    "again)", rg->v[v].id);
+	return 0;
+}
+
+int
+cgraph_load(struct access *a, const json_t *section, const struct rgraph *rg,
+    struct cgraph *cg)
+{
+	static const char *const known[] = { "version", "iteration", "groups",
+		"edges", NULL };
+	struct load_ctx c = { rg, cg, { 0 } };
+	json_t *groups, *edges;
+	json_int_t iteration;
+	int r = -1;
+
+	memset(cg, 0, sizeof *cg);
+	cg->rg = rg;
+	idmap_init(&c.ids);
+	if (acc_as_object(a, section) < 0 ||
+	    acc_check_keys(a, section, known) < 0 ||
+	    acc_get_int(a, section, "iteration", ACC_REQUIRED, &iteration) < 0 ||
+	    acc_get_array(a, section, "groups", ACC_REQUIRED, &groups) < 0 ||
+	    acc_get_array(a, section, "edges", ACC_REQUIRED, &edges) < 0)
+		goto out;
+	if (iteration != rg->iteration) {
+		access_fail_at(a, "iteration", "control graph of iteration %"
+		    JSON_INTEGER_FORMAT " but resource graph of iteration %ld "
+		    "(run cg-coarsen again)", iteration, rg->iteration);
+		goto out;
+	}
+	cg->groups = xcalloc(json_array_size(groups) + 1, sizeof *cg->groups);
+	cg->edges = xcalloc(json_array_size(edges) + 1, sizeof *cg->edges);
+	cg->group_of = xmalloc((rg->nv + 1) * sizeof *cg->group_of);
+	memset(cg->group_of, 0xff, (rg->nv + 1) * sizeof *cg->group_of);
+	if (acc_each_element(a, section, "groups", ACC_REQUIRED, load_group,
+	    &c) < 0 || every_vertex_grouped(a, rg, cg) < 0 ||
+	    acc_each_element(a, section, "edges", ACC_REQUIRED, load_edge,
+	    &c) < 0)
+		goto out;
+	r = 0;
+out:
+	idmap_free(&c.ids);
+	return r;
+}

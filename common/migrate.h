@@ -1,0 +1,39 @@
+/*
+ * migrate.h: the schedule action that moves one VM between compute
+ * hosts, with its undo (moving it back) and, in step 4, its replacement
+ * (a new VM instantiated on the destination when the move fails; seed
+ * 000 IV step 4).  See upkit-state(5), "The schedule section".
+ *
+ * The command is the "migrate" action of the hypervisor product on the
+ * destination, with {vm}, {source} and {destination} put in as whole
+ * arguments; without one, MIGRATE_DEFAULT_ARGV, 23 seconds (the live
+ * migration measured in seed 000 section V).
+ */
+#ifndef UPKIT_MIGRATE_H
+#define UPKIT_MIGRATE_H
+
+#include <jansson.h>
+
+#include "catalog.h"
+
+#define MIGRATE_DEFAULT_DURATION 23
+
+/* A hypervisor product by name and version (either may be NULL). */
+struct hv_product {
+	const char *name, *version;
+};
+
+struct migration {
+	const char *id;		/* the action id */
+	const char *phase;	/* "migration" or "prerequisite" */
+	const char *vm, *source, *destination;
+	struct hv_product from, to;	/* on the source and the destination */
+	int replaceable;	/* step 4: add on_failure */
+};
+
+/* migration_action: the action object for m. */
+json_t *migration_action(const struct catalog *cat, const struct migration *m);
+/* migration_duration: the time one move takes on hypervisor to. */
+long migration_duration(const struct catalog *cat, struct hv_product to);
+
+#endif

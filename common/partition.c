@@ -1,0 +1,233 @@
+/*
+ * partition.c: which compute hosts are in the old and which in the new
+ * partition (seed 000 III.A and IV step 4).
+ *
+ * Two upgrades split the compute hosts: a Partial Parallel Universe of
+ * a storage or controller that supports VM operations (a ppu upgrade
+ * unit whose old resource has vm-storage or vm-controller dependents),
+ * and a hypervisor upgrade whose new product the old one's catalog entry
+ * does not declare compatible along migration.  A compute host relying
+ * on the old resource, or running the old hypervisor, with that change
+ * still pending is old; one that relies on the new resource, or runs the
+ * new hypervisor, with nothing of it pending is new.
+ */
+#include <string.h>
+
+#include "cloud.h"
+#include "xalloc.h"
+
+int
+group_in_unit(const struct cgraph *cg, size_t g, size_t u)
+{
+	const struct rgraph *rg = cg->rg;
+	const struct cg_group *grp = &cg->groups[g];
+	size_t m, l;
+
+	for (m = 0; m < grp->nmembers; m++) {
+		const struct rg_vertex *v = &rg->v[grp->members[m]];
+
+		for (l = v->first_level; l < v->first_level + v->nlevels; l++)
+			if (rg->levels[l].unit == u)
+				return 1;
+	}
+	return 0;
+}
+
+static size_t
+add_cause(struct cloud *cl, const char *name, long unit, long new_vertex)
+{
+	size_t i;
+
+	for (i = 0; i < cl->ncauses; i++)
+		if (strcmp(cl->causes[i].name, name) == 0)
+			return i;
+	cl->causes = xreallocarray(cl->causes, cl->ncauses + 1,
+	    sizeof *cl->causes);
+	cl->causes[cl->ncauses].name = name;
+	cl->causes[cl->ncauses].unit = unit;
+	cl->causes[cl->ncauses].new_vertex = new_vertex;
+	return cl->ncauses++;
+}
+
+/* pending: has the group of vertex v still work in unit u? */
+static int
+pending(const struct cgraph *cg, size_t v, size_t u, const unsigned char *done)
+{
+	size_t g = cg->group_of[v];
+
+	return !(done != NULL && done[g]) && group_in_unit(cg, g, u);
+}
+
+static size_t
+host_of_vertex(const struct cloud *cl, const struct rgraph *rg, size_t v)
+{
+	long r = idmap_find(&cl->sc->resource_ids, rg->v[v].id);
+
+	return r < 0 ? CLOUD_NONE : cl->host_of[r];
+}
+
+/* ppu_partitions: hosts split by PPUs of VM-supporting resources. */
+static void
+ppu_partitions(struct cloud *cl, const struct rgraph *rg,
+    const struct cgraph *cg, const unsigned char *done)
+{
+	size_t e, h, c;
+	long old, nw;
+
+	for (e = 0; e < rg->ne; e++) {
+		const struct rg_edge *d = &rg->e[e];
+		const struct rg_unit *u;
+		size_t k;
+
+		if (d->type != DEP_VM_STORAGE && d->type != DEP_VM_CONTROLLER)
+			continue;
+		if ((h = host_of_vertex(cl, rg, d->dependent)) == CLOUD_NONE)
+			continue;
+		for (k = 0; k < rg->nunits; k++) {
+			u = &rg->units[k];
+			if (u->method != METHOD_PPU || u->old_id == NULL ||
+			    u->new_id == NULL)
+				continue;
+			old = idmap_find(&rg->ids, u->old_id);
+			nw = idmap_find(&rg->ids, u->new_id);
+			if ((size_t)old != d->sponsor && (size_t)nw != d->sponsor)
+				continue;
+			c = add_cause(cl, u->id, (long)k, nw);
+			if ((size_t)old == d->sponsor &&
+			    pending(cg, d->dependent, k, done)) {
+				cl->part[h] = PART_OLD;
+				cl->domain[h] = c;
+			} else if ((size_t)nw == d->sponsor &&
+			    !pending(cg, d->dependent, k, done) &&
+			    cl->part[h] != PART_OLD) {
+				cl->part[h] = PART_NEW;
+				cl->domain[h] = c;
+			}
+		}
+	}
+}
+
+/* pending_hv_install: the hypervisor product the first level of
+ * vertex v installs, as an RG action, or NULL. */
+static json_t *
+pending_hv_install(const struct rgraph *rg, const struct catalog *cat,
+    size_t v)
+{
+	const struct rg_vertex *vx = &rg->v[v];
+	const struct rg_level *l;
+	size_t a;
+
+	if (vx->nlevels == 0)
+		return NULL;
+	l = &rg->levels[vx->first_level];
+	for (a = l->first; a < l->first + l->count; a++) {
+		json_t *act = rg->actions[a];
+		const char *op = json_string_value(json_object_get(act, "op"));
+		const struct cat_product *p = catalog_find(cat,
+		    json_string_value(json_object_get(act, "product")),
+		    json_string_value(json_object_get(act, "version")));
+
+		if (op != NULL && strcmp(op, "install") == 0 && p != NULL &&
+		    p->kind == KIND_HYPERVISOR)
+			return act;
+	}
+	return NULL;
+}
+
+/* hv_target: the catalog key of the incompatible hypervisor product
+ * that host h's hypervisor is to get, or NULL. */
+static const char *
+hv_target(const struct cloud *cl, const struct rgraph *rg,
+    const struct catalog *cat, size_t h)
+{
+	const struct cat_product *np;
+	const char *name, *version;
+	json_t *act;
+	long v;
+
+	if (cl->hv[h] == CLOUD_NONE ||
+	    (v = idmap_find(&rg->ids, cl->sc->resources[cl->hv[h]].id)) < 0 ||
+	    (act = pending_hv_install(rg, cat, (size_t)v)) == NULL ||
+	    cloud_hv_product(cl, cat, h, &name, &version) < 0)
+		return NULL;
+	np = catalog_find(cat, json_string_value(json_object_get(act,
+	    "product")), json_string_value(json_object_get(act, "version")));
+	if (catalog_compatible(cat, name, version, np->name, np->version,
+	    DEP_MIGRATION))
+		return NULL;
+	return idmap_key(&cat->keys, (size_t)(np - cat->products));
+}
+
+/* hv_partitions: hosts split by incompatible hypervisor upgrades. */
+static void
+hv_partitions(struct cloud *cl, const struct rgraph *rg,
+    const struct cgraph *cg, const struct catalog *cat,
+    const unsigned char *done)
+{
+	const char *key, *name, *version;
+	size_t h, c, first = cl->ncauses;
+	long v;
+
+	for (h = 0; h < cl->nhosts; h++) {
+		if (cl->part[h] != PART_NONE ||
+		    (key = hv_target(cl, rg, cat, h)) == NULL)
+			continue;
+		c = add_cause(cl, key, -1, -1);
+		v = idmap_find(&rg->ids, cl->sc->resources[cl->hv[h]].id);
+		cl->part[h] = done != NULL && done[cg->group_of[v]] ?
+		    PART_NEW : PART_OLD;
+		cl->domain[h] = c;
+	}
+	for (h = 0; h < cl->nhosts; h++) {
+		if (cl->part[h] != PART_NONE ||
+		    cloud_hv_product(cl, cat, h, &name, &version) < 0)
+			continue;
+		for (c = first; c < cl->ncauses; c++) {
+			const char *at = strchr(cl->causes[c].name, '@');
+
+			if (at != NULL && strncmp(cl->causes[c].name, name,
+			    (size_t)(at - cl->causes[c].name)) == 0 &&
+			    strlen(name) == (size_t)(at - cl->causes[c].name) &&
+			    strcmp(at + 1, version) == 0) {
+				cl->part[h] = PART_NEW;
+				cl->domain[h] = c;
+			}
+		}
+	}
+}
+
+/* mark_unusable: isolated or failed host vertices do not count. */
+static void
+mark_unusable(struct cloud *cl, const struct rgraph *rg)
+{
+	size_t h;
+	long v;
+
+	for (h = 0; h < cl->nhosts; h++) {
+		v = idmap_find(&rg->ids, cloud_host_id(cl, h));
+		if (v >= 0 && (rg->v[v].isolated || rg->v[v].failed))
+			cl->usable[h] = 0;
+	}
+}
+
+void
+cloud_partition(struct cloud *cl, const struct rgraph *rg,
+    const struct cgraph *cg, const struct catalog *cat,
+    const unsigned char *done)
+{
+	size_t h;
+
+	mark_unusable(cl, rg);
+	cl->ncauses = 0;
+	memset(cl->part, PART_NONE, cl->nhosts);
+	ppu_partitions(cl, rg, cg, done);
+	hv_partitions(cl, rg, cg, cat, done);
+	cl->partitioned = cl->ncauses > 0;
+	if (cl->partitioned)
+		return;
+	/* nothing splits them: the equations count every compute host */
+	for (h = 0; h < cl->nhosts; h++) {
+		cl->part[h] = PART_OLD;
+		cl->domain[h] = 0;
+	}
+}

@@ -1,0 +1,130 @@
+/* schedule.c: build and check runtime upgrade schedules (schedule.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idmap.h"
+#include "schedule.h"
+#include "xalloc.h"
+
+json_t *
+sched_new(const char *id)
+{
+	return json_pack("{s:s, s:i, s:[]}", "id", id, "concurrency", 1,
+	    "stages");
+}
+
+json_t *
+sched_stage(json_t *sched, const char *id, const char *phase)
+{
+	json_t *groups = json_array();
+
+	json_array_append_new(json_object_get(sched, "stages"),
+	    json_pack("{s:s, s:s, s:o}", "id", id, "phase", phase, "groups",
+	    groups));
+	return groups;
+}
+
+json_t *
+sched_group(json_t *groups, const char *id)
+{
+	json_t *actions = json_array();
+
+	json_array_append_new(groups, json_pack("{s:s, s:o}", "id", id,
+	    "actions", actions));
+	return actions;
+}
+
+void
+sched_finish(json_t *sched, long limit)
+{
+	json_t *stages = json_object_get(sched, "stages"), *kept = json_array();
+	json_t *st;
+	size_t i, n, widest = 1;
+
+	json_array_foreach(stages, i, st) {
+		n = json_array_size(json_object_get(st, "groups"));
+		if (n == 0)
+			continue;
+		if (n > widest)
+			widest = n;
+		json_array_append(kept, st);
+	}
+	json_object_set_new(sched, "stages", kept);
+	if (limit > 0 && (size_t)limit < widest)
+		widest = (size_t)limit;
+	json_object_set_new(sched, "concurrency", json_integer((json_int_t)widest));
+}
+
+json_t *
+sched_argv(const json_t *tmpl, const char *const *names,
+    const char *const *values, size_t n)
+{
+	json_t *out = json_array(), *v;
+	size_t i, k;
+
+	json_array_foreach(tmpl, i, v) {
+		const char *s = json_string_value(v);
+
+		for (k = 0; k < n; k++)
+			if (strcmp(s, names[k]) == 0)
+				break;
+		json_array_append_new(out, json_string(k < n ? values[k] : s));
+	}
+	return out;
+}
+
+json_t *
+sched_step(const char *id, const char *host, json_t *argv,
+    const char *manual, long duration)
+{
+	json_t *o = json_pack("{s:s, s:s}", "id", id, "host", host);
+
+	if (argv != NULL)
+		json_object_set_new(o, "argv", argv);
+	else
+		json_object_set_new(o, "manual", json_string(manual));
+	json_object_set_new(o, "duration", json_integer(duration));
+	return o;
+}
+
+json_t *
+sched_action(const char *id, const char *phase, const char *op,
+    const char *resource, const char *host, json_t *argv,
+    const char *manual, long duration)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s}", "id", id, "phase",
+	    phase, "op", op, "resource", resource, "host", host);
+
+	if (argv != NULL)
+		json_object_set_new(o, "argv", argv);
+	else
+		json_object_set_new(o, "manual", json_string(manual));
+	json_object_set_new(o, "duration", json_integer(duration));
+	json_object_set_new(o, "undo", json_array());
+	return o;
+}
+
+void
+sched_add_undo(json_t *action, json_t *undo)
+{
+	json_array_append_new(json_object_get(action, "undo"), undo);
+}
+
+char *
+sched_format(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}

@@ -1,0 +1,78 @@
+/*
+ * schedule.h: runtime upgrade schedules (seed 000 III.B), as the
+ * "schedule" section and every sub-iteration of the "migrations"
+ * section hold them; see upkit-state(5), "The schedule section".
+ *
+ * A schedule is stages run one after the other; the groups of a stage
+ * run in parallel, at most "concurrency" at once; the actions of a
+ * group run in order.  Every action has a stable id, the inventory host
+ * it runs on, an argv (or a manual step), a duration and its undo
+ * actions.  batch-select and vm-migrate-plan build schedules with the
+ * sched_* functions; actuators read them back with schedule_check() and
+ * schedule_each_action().
+ */
+#ifndef UPKIT_SCHEDULE_H
+#define UPKIT_SCHEDULE_H
+
+#include <jansson.h>
+
+#include "access.h"
+#include "diag.h"
+
+/* sched_new: an empty schedule with its id. */
+json_t *sched_new(const char *id);
+/* sched_stage: append a stage; returns its groups array (borrowed). */
+json_t *sched_stage(json_t *sched, const char *id, const char *phase);
+/* sched_group: append a group; returns its actions array (borrowed). */
+json_t *sched_group(json_t *groups, const char *id);
+/*
+ * sched_finish: drop empty stages and set the concurrency: every group
+ * of the largest stage, capped at limit when limit > 0; at least 1.
+ */
+void sched_finish(json_t *sched, long limit);
+
+/*
+ * sched_argv: a copy of the argument vector tmpl in which every element
+ * that is exactly one of the placeholders names[i] ("{resource}",
+ * "{vm}"...) becomes values[i], as one whole argument.
+ */
+json_t *sched_argv(const json_t *tmpl, const char *const *names,
+    const char *const *values, size_t n);
+
+/*
+ * sched_step: {id, host, argv | manual, duration}, the shape of undo
+ * actions and replacements; argv is stolen and may be NULL, in which
+ * case manual says what the operator does.
+ */
+json_t *sched_step(const char *id, const char *host, json_t *argv,
+    const char *manual, long duration);
+/*
+ * sched_action: a step with its phase, op and resource, and an empty
+ * undo list.
+ */
+json_t *sched_action(const char *id, const char *phase, const char *op,
+    const char *resource, const char *host, json_t *argv,
+    const char *manual, long duration);
+/* sched_add_undo: append undo (stolen) to action's undo list. */
+void sched_add_undo(json_t *action, json_t *undo);
+
+/* sched_format: a new string, printf-style (caller frees). */
+char *sched_format(const char *fmt, ...) DIAG_PRINTF(1, 2);
+
+/*
+ * schedule_check: sched is a well-formed schedule object: known keys,
+ * types, unique action ids, every action with argv or manual.  Returns
+ * 0 or -1 (diagnosed at the path of the fault).
+ */
+int schedule_check(struct access *a, const json_t *sched);
+
+/*
+ * schedule_each_action: call fn for every action of a checked schedule
+ * in run order, with its stage index and group index; stops at the
+ * first fn that returns nonzero and returns that.
+ */
+typedef int (*sched_action_fn)(const json_t *action, size_t stage,
+    size_t group, void *ctx);
+int schedule_each_action(const json_t *sched, sched_action_fn fn, void *ctx);
+
+#endif

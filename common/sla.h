@@ -1,0 +1,57 @@
+/*
+ * sla.h: the SLA arithmetic of seed 000 step 3 and 4, equations (2) to
+ * (5), and the failover reservation F.
+ *
+ *   (2) S_i = max over tenants n of s_n * ceil(T_i / c_n)
+ *   (4) ScalingResv = S_i * ceil(A_i / K)
+ *   (3) Z_i = |M_computeForOldVM - M_usedComputeForOldVM|
+ *             - ScalingResv_forOldVM - FailoverResv_forOldVM
+ *   (5) V_i = (|M_computeForNewVM - M_usedComputeForNewVM|
+ *             - ScalingResv_forNewVM - FailoverResv_forNewVM) * K'
+ *
+ * F is either a count the operator gives, or the smallest f for which
+ * at most f of the h hosts running VMs fail during T seconds with at
+ * least the target probability p, each host failing independently at
+ * rate lambda per hour: failures ~ Binomial(h, q), q = 1 - exp(-lambda
+ * T / 3600), F = min { f : P(X <= f) >= p } (the reliability model of
+ * seed 000's reference [22]).  All results are exact integers.
+ */
+#ifndef UPKIT_SLA_H
+#define UPKIT_SLA_H
+
+#include <argp.h>
+#include <jansson.h>
+
+#include "sysconf.h"
+
+struct failover_opts {
+	long count;		/* -f: hosts to keep for failover */
+	double rate;		/* -r: failures per host and hour; 0: use count */
+	double probability;	/* -p: target probability */
+};
+
+/* The -f, -r and -p options, shared by batch-select and vm-migrate-plan. */
+extern struct failover_opts failover_opts;
+extern const struct argp failover_argp;
+
+/* sla_ceil_div: ceil(a / b) for a >= 0, b > 0. */
+long sla_ceil_div(long a, long b);
+
+/*
+ * sla_scaling_adjustment: equation (2) over the tenants of sc for T
+ * seconds.  A cooldown of 0 counts as 1 second, the finest an SLA can
+ * state.
+ */
+long sla_scaling_adjustment(const struct sysconf *sc, long T);
+
+/* sla_scaling_reservation: equation (4). */
+long sla_scaling_reservation(long S, long A, long K);
+
+/*
+ * sla_failover: F for used hosts running VMs during T seconds (0 when
+ * none run VMs); *how (a new object) says how it was found.
+ */
+long sla_failover(const struct failover_opts *o, long used, long T,
+    json_t **how);
+
+#endif

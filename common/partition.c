@@ -11,6 +11,7 @@
  * still pending is old; one that relies on the new resource, or runs the
  * new hypervisor, with nothing of it pending is new.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cloud.h"
@@ -34,19 +35,26 @@ group_in_unit(const struct cgraph *cg, size_t g, size_t u)
 }
 
 static size_t
-add_cause(struct cloud *cl, const char *name, long unit, long new_vertex)
+new_cause(struct cloud *cl, const char *name, long unit, long new_vertex)
 {
-	size_t i;
-
-	for (i = 0; i < cl->ncauses; i++)
-		if (strcmp(cl->causes[i].name, name) == 0)
-			return i;
 	cl->causes = xreallocarray(cl->causes, cl->ncauses + 1,
 	    sizeof *cl->causes);
 	cl->causes[cl->ncauses].name = name;
 	cl->causes[cl->ncauses].unit = unit;
 	cl->causes[cl->ncauses].new_vertex = new_vertex;
 	return cl->ncauses++;
+}
+
+/* add_cause: the cause called name (few: one per hypervisor target). */
+static size_t
+add_cause(struct cloud *cl, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < cl->ncauses; i++)
+		if (strcmp(cl->causes[i].name, name) == 0)
+			return i;
+	return new_cause(cl, name, -1, -1);
 }
 
 /* pending: has the group of vertex v still work in unit u? */
@@ -66,45 +74,79 @@ host_of_vertex(const struct cloud *cl, const struct rgraph *rg, size_t v)
 	return r < 0 ? CLOUD_NONE : cl->host_of[r];
 }
 
+/* ppu_ends: for each RG vertex, the PPU unit it is the old (or new)
+ * resource of, or -1; so that each edge costs O(1). */
+static void
+ppu_ends(const struct rgraph *rg, long *old_of, long *new_of)
+{
+	size_t k;
+	long v;
+
+	for (k = 0; k < rg->nv; k++)
+		old_of[k] = new_of[k] = -1;
+	for (k = 0; k < rg->nunits; k++) {
+		const struct rg_unit *u = &rg->units[k];
+
+		if (u->method != METHOD_PPU || u->old_id == NULL ||
+		    u->new_id == NULL)
+			continue;
+		if ((v = idmap_find(&rg->ids, u->old_id)) >= 0)
+			old_of[v] = (long)k;
+		if ((v = idmap_find(&rg->ids, u->new_id)) >= 0)
+			new_of[v] = (long)k;
+	}
+}
+
+/* unit_cause: the cause of PPU unit k, made on first use. */
+static size_t
+unit_cause(struct cloud *cl, const struct rgraph *rg, size_t *cause_of,
+    size_t k)
+{
+	if (cause_of[k] == CLOUD_NONE)
+		cause_of[k] = new_cause(cl, rg->units[k].id, (long)k,
+		    idmap_find(&rg->ids, rg->units[k].new_id));
+	return cause_of[k];
+}
+
 /* ppu_partitions: hosts split by PPUs of VM-supporting resources. */
 static void
 ppu_partitions(struct cloud *cl, const struct rgraph *rg,
     const struct cgraph *cg, const unsigned char *done)
 {
+	long *old_of = xmalloc((rg->nv + 1) * sizeof *old_of);
+	long *new_of = xmalloc((rg->nv + 1) * sizeof *new_of);
+	size_t *cause_of = xmalloc((rg->nunits + 1) * sizeof *cause_of);
 	size_t e, h, c;
-	long old, nw;
+	long k;
 
+	ppu_ends(rg, old_of, new_of);
+	for (e = 0; e < rg->nunits; e++)
+		cause_of[e] = CLOUD_NONE;
 	for (e = 0; e < rg->ne; e++) {
 		const struct rg_edge *d = &rg->e[e];
-		const struct rg_unit *u;
-		size_t k;
 
-		if (d->type != DEP_VM_STORAGE && d->type != DEP_VM_CONTROLLER)
+		if ((d->type != DEP_VM_STORAGE && d->type != DEP_VM_CONTROLLER) ||
+		    (h = host_of_vertex(cl, rg, d->dependent)) == CLOUD_NONE)
 			continue;
-		if ((h = host_of_vertex(cl, rg, d->dependent)) == CLOUD_NONE)
-			continue;
-		for (k = 0; k < rg->nunits; k++) {
-			u = &rg->units[k];
-			if (u->method != METHOD_PPU || u->old_id == NULL ||
-			    u->new_id == NULL)
-				continue;
-			old = idmap_find(&rg->ids, u->old_id);
-			nw = idmap_find(&rg->ids, u->new_id);
-			if ((size_t)old != d->sponsor && (size_t)nw != d->sponsor)
-				continue;
-			c = add_cause(cl, u->id, (long)k, nw);
-			if ((size_t)old == d->sponsor &&
-			    pending(cg, d->dependent, k, done)) {
+		if ((k = old_of[d->sponsor]) >= 0) {
+			c = unit_cause(cl, rg, cause_of, (size_t)k);
+			if (pending(cg, d->dependent, (size_t)k, done)) {
 				cl->part[h] = PART_OLD;
 				cl->domain[h] = c;
-			} else if ((size_t)nw == d->sponsor &&
-			    !pending(cg, d->dependent, k, done) &&
+			}
+		}
+		if ((k = new_of[d->sponsor]) >= 0) {
+			c = unit_cause(cl, rg, cause_of, (size_t)k);
+			if (!pending(cg, d->dependent, (size_t)k, done) &&
 			    cl->part[h] != PART_OLD) {
 				cl->part[h] = PART_NEW;
 				cl->domain[h] = c;
 			}
 		}
 	}
+	free(old_of);
+	free(new_of);
+	free(cause_of);
 }
 
 /* pending_hv_install: the hypervisor product the first level of
@@ -172,7 +214,7 @@ hv_partitions(struct cloud *cl, const struct rgraph *rg,
 		if (cl->part[h] != PART_NONE ||
 		    (key = hv_target(cl, rg, cat, h)) == NULL)
 			continue;
-		c = add_cause(cl, key, -1, -1);
+		c = add_cause(cl, key);
 		v = idmap_find(&rg->ids, cl->sc->resources[cl->hv[h]].id);
 		cl->part[h] = done != NULL && done[cg->group_of[v]] ?
 		    PART_NEW : PART_OLD;

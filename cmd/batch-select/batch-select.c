@@ -101,6 +101,7 @@ bs_free(struct bs *b)
 	for (g = 0; g < b->in.cg.ngroups && b->why != NULL; g++)
 		json_decref(b->why[g]);
 	free(b->why);
+	free(b->eq1);
 	free(b->cand);
 	free(b->waiting);
 	free(b->chosen);
@@ -110,6 +111,10 @@ bs_free(struct bs *b)
 	free(b->split_unit);
 	free(b->split_part);
 	free(b->relying_vms);
+	for (g = 0; g < b->npools; g++)
+		free(b->pools[g].hosts);
+	free(b->pools);
+	free(b->giver);
 	free(b->moves);
 	free(b->final_g);
 	json_decref(b->freed);

@@ -30,6 +30,11 @@ struct options {
 
 enum move_kind { MOVE_CONSOLIDATE, MOVE_EVACUATE };
 
+struct pool {
+	size_t *hosts;		/* receivers, fullest first */
+	size_t n, cursor;	/* before cursor: all full or excluded */
+};
+
 struct move {
 	size_t vm, from, to;	/* VM index, compute hosts */
 	enum move_kind kind;
@@ -59,6 +64,10 @@ struct bs {
 	unsigned char *chosen;	/* group in the final batch */
 	unsigned char *affected;	/* compute host taken out by the batch */
 	json_t **why;		/* group -> its elimination record */
+	struct verdict *eq1;	/* cause -> equation (1)'s verdict, if failed */
+	struct pool *pools;	/* per partition, cause and kind, sorted once */
+	size_t npools;
+	unsigned char *giver;	/* evacuated hosts of the current group */
 	struct move *moves;
 	size_t nmoves, moves_cap;
 	json_t *freed;		/* hosts consolidation empties */

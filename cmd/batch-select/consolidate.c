@@ -19,11 +19,6 @@
 /* How many hosts with room a VM tries before giving up. */
 #define SCAN_LIMIT 64
 
-struct pool {
-	size_t *hosts;		/* receivers, fullest first */
-	size_t n, cursor;	/* before cursor: all full or excluded */
-};
-
 static const struct cloud *sort_cl;
 
 /* by_load_desc: fuller hosts first, then host order. */
@@ -161,20 +156,45 @@ pool_of(struct bs *b, size_t h, int no_storage, int in_use_only,
 }
 
 /*
+ * cached_pool: the pool of h (all usable hosts, or those outside
+ * M_storage), sorted once.  Hosts only gain VMs or get excluded while
+ * it is in use, which find_receiver checks as it goes, so the order
+ * stays good enough and the work stays linear.
+ */
+static struct pool *
+cached_pool(struct bs *b, size_t h, int no_storage)
+{
+	size_t k = (b->cl.domain[h] * 3 + b->cl.part[h]) * 2 + !!no_storage;
+	struct pool *p;
+
+	if (b->pools == NULL) {
+		b->npools = (b->cl.ncauses + 1) * 6;
+		b->pools = xcalloc(b->npools, sizeof *b->pools);
+	}
+	p = &b->pools[k];
+	if (p->hosts == NULL) {
+		p->hosts = xmalloc((b->cl.nhosts + 1) * sizeof *p->hosts);
+		pool_of(b, h, no_storage, 0, p);
+	}
+	return p;
+}
+
+/*
  * evacuate_storage_hosts: while a PPU of a VM-supporting storage is
  * under way, empty the hosts in both M_storage and M_compute first, so
  * that equation (1) counts them (IV step 3).
  */
 static void
-evacuate_storage_hosts(struct bs *b, struct pool *p, unsigned char *giver)
+evacuate_storage_hosts(struct bs *b, unsigned char *giver)
 {
+	struct pool *p;
 	size_t h;
 
 	for (h = 0; h < b->cl.nhosts && may_free_more(b); h++) {
 		if (!b->cl.usable[h] || b->cl.load[h] == 0 ||
 		    !is_storage(&b->cl, h) || b->cl.part[h] != PART_OLD)
 			continue;
-		pool_of(b, h, 1, 0, p);
+		p = cached_pool(b, h, 1);
 		if (empty_host(b, p, giver, h, MOVE_CONSOLIDATE))
 			json_array_append_new(b->freed,
 			    json_string(cloud_host_id(&b->cl, h)));
@@ -220,7 +240,7 @@ consolidate(struct bs *b)
 	b->affected = xcalloc(b->cl.nhosts + 1, 1);
 	p.hosts = xmalloc((b->cl.nhosts + 1) * sizeof *p.hosts);
 	if (b->cl.partitioned && ppu_pending(&b->cl))
-		evacuate_storage_hosts(b, &p, giver);
+		evacuate_storage_hosts(b, giver);
 	for (h = 0; h < b->cl.nhosts; h++)
 		if (b->cl.usable[h] && b->cl.load[h] > 0 && !seen[h] &&
 		    b->cl.part[h] != PART_NONE)
@@ -238,22 +258,22 @@ consolidate(struct bs *b)
 int
 evacuate(struct bs *b, const size_t *hosts, size_t n)
 {
-	unsigned char *giver = xcalloc(b->cl.nhosts + 1, 1);
 	size_t start = b->nmoves, i;
-	struct pool p;
 	int r = 0;
 
-	p.hosts = xmalloc((b->cl.nhosts + 1) * sizeof *p.hosts);
+	if (b->giver == NULL)
+		b->giver = xcalloc(b->cl.nhosts + 1, 1);
 	for (i = 0; i < n && r == 0; i++) {
 		if (b->cl.load[hosts[i]] == 0)
 			continue;
-		pool_of(b, hosts[i], 0, 0, &p);
-		if (!empty_host(b, &p, giver, hosts[i], MOVE_EVACUATE))
+		if (!empty_host(b, cached_pool(b, hosts[i], 0), b->giver,
+		    hosts[i], MOVE_EVACUATE))
 			r = -1;
 	}
+	/* hosts taken out are excluded as "affected"; giving is per call */
+	for (i = 0; i < n; i++)
+		b->giver[hosts[i]] = 0;
 	if (r < 0)
 		rollback(b, start);
-	free(p.hosts);
-	free(giver);
 	return r;
 }

@@ -316,39 +316,56 @@ storage_hosts_free(const struct bs *b)
 	return n;
 }
 
-/* rule_ppu_resources: equation (1) for the PPUs of g's first level. */
-static int
-rule_ppu_resources(struct bs *b, size_t g, struct verdict *v)
+/*
+ * equation1: equation (1) for every PPU of a VM-supporting storage or
+ * controller, once: a verdict for those it fails, else an empty rule.
+ */
+static void
+equation1(struct bs *b)
 {
 	const struct cat_product *po, *pn;
 	size_t c;
-	long old, nw, avail, need;
+	long old, nw, avail = storage_hosts_free(b), need;
 
+	b->eq1 = xcalloc(b->cl.ncauses + 1, sizeof *b->eq1);
 	for (c = 0; c < b->cl.ncauses; c++) {
 		const struct part_cause *pc = &b->cl.causes[c];
 
-		if (pc->unit < 0 || !has_first_unit(b, g, (size_t)pc->unit))
+		if (pc->unit < 0)
 			continue;
 		old = idmap_find(&b->in.rg.ids, b->in.rg.units[pc->unit].old_id);
 		nw = pc->new_vertex;
-		po = b->res_of[old] != NONE ? product_of_kind(b,
-		    b->res_of[old]) : NULL;
+		po = old >= 0 && b->res_of[old] != NONE ?
+		    product_of_kind(b, b->res_of[old]) : NULL;
 		pn = nw >= 0 ? created_product(b, (size_t)nw) : NULL;
 		if (pn == NULL && nw >= 0 && b->res_of[nw] != NONE)
 			pn = product_of_kind(b, b->res_of[nw]);
-		avail = storage_hosts_free(b);
 		need = min_hosts(po) + min_hosts(pn);
 		if (avail >= need)
 			continue;
-		verdict(v, "ppu-resources", need, avail, "equation (1): %ld "
-		    "storage hosts not in use for compute, but %s@%s and "
-		    "%s@%s need max(%ld, %ld) + max(%ld, %ld) = %ld",
+		verdict(&b->eq1[c], "ppu-resources", need, avail, "equation "
+		    "(1): %ld storage hosts not in use for compute, but %s@%s "
+		    "and %s@%s need max(%ld, %ld) + max(%ld, %ld) = %ld",
 		    avail, po ? po->name : "?", po ? po->version : "?",
 		    pn ? pn->name : "?", pn ? pn->version : "?",
 		    po ? po->min_hosts_config : 0,
 		    po ? po->min_hosts_capacity : 0,
 		    pn ? pn->min_hosts_config : 0,
 		    pn ? pn->min_hosts_capacity : 0, need);
+	}
+}
+
+/* rule_ppu_resources: equation (1) for the PPUs of g's first level. */
+static int
+rule_ppu_resources(struct bs *b, size_t g, struct verdict *v)
+{
+	size_t c;
+
+	for (c = 0; c < b->cl.ncauses; c++) {
+		if (b->eq1[c].rule == NULL ||
+		    !has_first_unit(b, g, (size_t)b->cl.causes[c].unit))
+			continue;
+		*v = b->eq1[c];
 		return 1;
 	}
 	return 0;
@@ -627,6 +644,7 @@ initial_batch(struct bs *b)
 	b->why = xcalloc(n + 1, sizeof *b->why);
 	index_splits(b);
 	count_relying_vms(b);
+	equation1(b);
 	for (g = 0; g < n; g++)
 		b->cand[g] = group_pending(b, g) || b->in.cg.groups[g].deactivated;
 	for (g = 0; g < n; g++) {

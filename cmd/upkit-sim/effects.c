@@ -1,0 +1,232 @@
+/*
+ * effects.c: what a schedule action does to the system configuration,
+ * and how its undo puts it back (resource-level undo, seed 000 III.A).
+ *
+ * Schedule actions name their resource and catalog op; the product and
+ * version an install, remove, create or delete works on come from the
+ * action of the same id in the resource graph.  Every change keeps a
+ * copy of what it replaced, so that an undo restores exactly that.
+ */
+#include <string.h>
+
+#include "sim.h"
+#include "xalloc.h"
+
+static json_t *
+resources(struct sim *s)
+{
+	return json_object_get(s->world.system, "resources");
+}
+
+static json_t *
+dependencies(struct sim *s)
+{
+	json_t *d = json_object_get(s->world.system, "dependencies");
+
+	if (d == NULL) {
+		d = json_array();
+		json_object_set_new(s->world.system, "dependencies", d);
+	}
+	return d;
+}
+
+/* catalog_kind: the kind the catalog gives product@version, or NULL. */
+static const char *
+catalog_kind(struct sim *s, const char *product, const char *version)
+{
+	json_t *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(s->catalog, "products"), i, p)
+		if (strcmp(world_str(p, "name"), product) == 0 &&
+		    strcmp(world_str(p, "version"), version) == 0)
+			return world_str(p, "kind");
+	return NULL;
+}
+
+static int
+has_dependency(struct sim *s, const char *type, const char *dep,
+    const char *spo)
+{
+	json_t *d;
+	size_t i;
+
+	json_array_foreach(dependencies(s), i, d)
+		if (strcmp(world_str(d, "type"), type) == 0 &&
+		    ((strcmp(world_str(d, "dependent"), dep) == 0 &&
+		    strcmp(world_str(d, "sponsor"), spo) == 0) ||
+		    (strcmp(type, "peer") == 0 &&
+		    strcmp(world_str(d, "dependent"), spo) == 0 &&
+		    strcmp(world_str(d, "sponsor"), dep) == 0)))
+			return 1;
+	return 0;
+}
+
+/*
+ * add_future_edges: a resource just created takes up the dependencies
+ * the resource graph plans for it (presence "future"), where both ends
+ * exist.
+ */
+static void
+add_future_edges(struct sim *s, const char *id)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(s->rg_edges, i, e) {
+		const char *dep = world_str(e, "dependent");
+		const char *spo = world_str(e, "sponsor");
+		const char *type = world_str(e, "type");
+
+		if (strcmp(world_str(e, "presence"), "future") != 0 ||
+		    (strcmp(dep, id) != 0 && strcmp(spo, id) != 0) ||
+		    world_resource(&s->world, dep) == NULL ||
+		    world_resource(&s->world, spo) == NULL ||
+		    has_dependency(s, type, dep, spo))
+			continue;
+		json_array_append_new(dependencies(s), json_pack("{s:s,s:s,s:s}",
+		    "type", type, "dependent", dep, "sponsor", spo));
+	}
+}
+
+/* drop_resource: a resource leaves, with every dependency on it. */
+static void
+drop_resource(struct sim *s, const char *id)
+{
+	json_t *deps = dependencies(s), *d;
+	size_t i;
+
+	for (i = json_array_size(deps); i-- > 0;) {
+		d = json_array_get(deps, i);
+		if (strcmp(world_str(d, "dependent"), id) == 0 ||
+		    strcmp(world_str(d, "sponsor"), id) == 0)
+			json_array_remove(deps, i);
+	}
+	for (i = json_array_size(resources(s)); i-- > 0;)
+		if (strcmp(world_str(json_array_get(resources(s), i), "id"),
+		    id) == 0)
+			json_array_remove(resources(s), i);
+	world_reindex(&s->world);
+}
+
+static void
+remember_resource(struct sim *s, const char *id, struct effect *e)
+{
+	json_t *r = world_resource(&s->world, id);
+
+	e->res = xstrdup(id);
+	e->old_res = r != NULL ? json_deep_copy(r) : NULL;
+	e->old_deps = json_deep_copy(dependencies(s));
+}
+
+/* product_change: install, remove, create or delete of an RG action. */
+static void
+product_change(struct sim *s, const char *op, const char *id,
+    const json_t *rga)
+{
+	const char *product = world_str(rga, "product");
+	const char *version = world_str(rga, "version");
+	json_t *r = world_resource(&s->world, id), *prods;
+	const char *kind;
+
+	if (product == NULL)
+		return;
+	if (strcmp(op, "delete") == 0) {
+		drop_resource(s, id);
+		return;
+	}
+	if (r == NULL && strcmp(op, "create") == 0 && version != NULL) {
+		kind = catalog_kind(s, product, version);
+		json_array_append_new(resources(s), json_pack("{s:s,s:s,s:{s:s}}",
+		    "id", id, "kind", kind != NULL ? kind : "virtual-storage",
+		    "products", product, version));
+		world_reindex(&s->world);
+		add_future_edges(s, id);
+		return;
+	}
+	if (r == NULL)
+		return;
+	if ((prods = json_object_get(r, "products")) == NULL) {
+		prods = json_object();
+		json_object_set_new(r, "products", prods);
+	}
+	if (strcmp(op, "remove") == 0)
+		json_object_del(prods, product);
+	else if (version != NULL)
+		json_object_set_new(prods, product, json_string(version));
+}
+
+int
+effect_apply(struct sim *s, const json_t *action, struct effect *e)
+{
+	const char *op = world_str(action, "op");
+	const char *id = world_str(action, "resource");
+	json_t *vm;
+
+	memset(e, 0, sizeof *e);
+	if (op == NULL || id == NULL)
+		return 0;
+	if (strcmp(op, "migrate") == 0) {
+		if ((vm = world_vm(&s->world, world_str(action, "vm"), NULL)) ==
+		    NULL)
+			return 0;
+		e->vm = xstrdup(world_str(action, "vm"));
+		e->old_host = xstrdup(world_str(vm, "host"));
+		json_object_set_new(vm, "host",
+		    json_string(world_str(action, "destination")));
+		return 0;
+	}
+	remember_resource(s, id, e);
+	if (strcmp(op, "activate") == 0 || strcmp(op, "deactivate") == 0)
+		world_set_status(&s->world, id, op[0] == 'a' ? "active" :
+		    "deactivated");
+	else
+		product_change(s, op, id, json_object_get(s->rg_actions,
+		    world_str(action, "id")));
+	return 0;
+}
+
+/* restore_resource: put the remembered copy back where it was. */
+static void
+restore_resource(struct sim *s, struct effect *e)
+{
+	json_t *arr = resources(s);
+	size_t i;
+
+	for (i = 0; i < json_array_size(arr); i++)
+		if (strcmp(world_str(json_array_get(arr, i), "id"), e->res) == 0)
+			break;
+	if (e->old_res == NULL) {
+		if (i < json_array_size(arr))
+			json_array_remove(arr, i);
+	} else if (i < json_array_size(arr)) {
+		json_array_set(arr, i, e->old_res);
+	} else {
+		json_array_append(arr, e->old_res);
+	}
+	json_object_set(s->world.system, "dependencies", e->old_deps);
+	world_reindex(&s->world);
+}
+
+void
+effect_revert(struct sim *s, struct effect *e)
+{
+	json_t *vm;
+
+	if (e->vm != NULL &&
+	    (vm = world_vm(&s->world, e->vm, NULL)) != NULL)
+		json_object_set_new(vm, "host", json_string(e->old_host));
+	if (e->res != NULL)
+		restore_resource(s, e);
+}
+
+void
+effect_free(struct effect *e)
+{
+	free(e->vm);
+	free(e->old_host);
+	free(e->res);
+	json_decref(e->old_res);
+	json_decref(e->old_deps);
+	memset(e, 0, sizeof *e);
+}

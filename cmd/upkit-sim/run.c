@@ -1,0 +1,309 @@
+/*
+ * run.c: run one iteration's schedules in simulated time (seed 000
+ * III.B: the upgrade engine).  The upgrade schedule of step 3 runs
+ * first, then each sub-iteration of step 4 in order.  In a schedule,
+ * stages run one after the other; the groups of a stage run in
+ * parallel on at most "concurrency" slots, each group taking the slot
+ * that frees first; the actions of a group run in order, each for its
+ * catalog duration.  When an action fails, the group's later actions
+ * are not run and the completed actions of the group in this stage are
+ * undone in reverse order (resource-level undo, III.A); the group's
+ * actions in later stages of the schedule are not run either, since
+ * they would bring back into service what was not upgraded.
+ */
+#include <string.h>
+
+#include "sim.h"
+#include "xalloc.h"
+
+/* A completed action of the running group, undone if a later one fails. */
+struct done {
+	const json_t *action;
+	json_t *step;			/* its entry in sim.steps */
+	struct effect effect;
+};
+
+struct group_run {
+	struct sim *s;
+	struct done *done;
+	size_t ndone;
+	ms_t t;
+	int failed;
+};
+
+int
+sim_draw_failure(struct sim *s, const char *id)
+{
+	int drawn = 0;
+
+	if (s->opt->fail_rate > 0)
+		drawn = prng_unit(&s->prng) < s->opt->fail_rate;
+	return drawn || (id != NULL && idmap_find(&s->opt->fail_ids, id) >= 0);
+}
+
+static ms_t
+duration_of(const json_t *step)
+{
+	return (ms_t)json_integer_value(json_object_get(step, "duration")) *
+	    1000;
+}
+
+/* record: one action or step run, in sim.steps; the entry is returned. */
+static json_t *
+record(struct sim *s, const json_t *step, const char *result, ms_t start,
+    ms_t end)
+{
+	json_t *e = json_pack("{s:s,s:s,s:I,s:I}", "id", world_str(step, "id"),
+	    "result", result, "start_ms", (json_int_t)start, "end_ms",
+	    (json_int_t)end);
+
+	json_array_append_new(s->steps, e);
+	if (world_str(step, "manual") != NULL)
+		json_array_append_new(s->manual, json_pack("{s:s,s:s}", "id",
+		    world_str(step, "id"), "manual", world_str(step, "manual")));
+	return e;
+}
+
+/* set_result: the result an upgrade action reports to rg-build. */
+static void
+set_result(struct sim *s, const json_t *action, json_t *step,
+    const char *result)
+{
+	if (step != NULL)
+		json_object_set_new(step, "result", json_string(result));
+	if (json_object_get(action, "undo_unit") != NULL)
+		json_object_set_new(s->results, world_str(action, "id"),
+		    json_string(result));
+}
+
+static void
+mark_failed(struct sim *s, const char *resource)
+{
+	if (resource == NULL || world_resource(&s->world, resource) == NULL)
+		return;
+	json_object_set_new(s->failed, resource, json_true());
+	world_set_status(&s->world, resource, "failed");
+}
+
+/* migration_outage: the switch-over of a live migration (section V). */
+static void
+migration_outage(struct sim *s, const char *vm, const char *cause, ms_t end)
+{
+	size_t t;
+	json_t *v = world_vm(&s->world, vm, &t);
+
+	if (v != NULL && s->opt->outage_ms > 0)
+		outages_add(&s->outages, t, vm, world_str(v, "group"), cause,
+		    end - s->opt->outage_ms, end);
+}
+
+/*
+ * host_outage: taking a compute host out of service while VMs still
+ * run on it stops them for the action (the schedule evacuates hosts
+ * first, so this only happens with hand-made schedules).
+ */
+static void
+host_outage(struct sim *s, const json_t *a, ms_t start, ms_t end)
+{
+	const char *phase = world_str(a, "phase"), *host = world_str(a, "host");
+	size_t i;
+
+	if (phase == NULL || host == NULL || world_is(a, "op", "migrate") ||
+	    (strcmp(phase, "upgrade") != 0 &&
+	    strcmp(phase, "prerequisite") != 0) ||
+	    !world_is_compute(&s->world, host))
+		return;
+	for (i = 0; i < s->world.nvms; i++)
+		if (strcmp(world_str(s->world.vms[i], "host"), host) == 0)
+			outages_add(&s->outages, s->world.vm_tenant[i],
+			    world_str(s->world.vms[i], "id"),
+			    world_str(s->world.vms[i], "group"),
+			    world_str(a, "id"), start, end);
+}
+
+/* undo_one: run the undo steps of a completed action, in order. */
+static void
+undo_one(struct group_run *g, struct done *d)
+{
+	struct sim *s = g->s;
+	json_t *u;
+	size_t i;
+
+	json_array_foreach(json_object_get(d->action, "undo"), i, u) {
+		ms_t start = g->t;
+
+		g->t += duration_of(u);
+		if (sim_draw_failure(s, world_str(u, "id"))) {
+			record(s, u, "failed", start, g->t);
+			set_result(s, d->action, d->step, "undo-failed");
+			mark_failed(s, world_str(d->action, "resource"));
+			return;
+		}
+		record(s, u, "succeeded", start, g->t);
+	}
+	effect_revert(s, &d->effect);
+	if (d->effect.vm != NULL)
+		migration_outage(s, d->effect.vm, world_str(d->action, "id"), g->t);
+	set_result(s, d->action, d->step, "undone");
+}
+
+/* replace_vm: step 4's answer to a failed migration (IV, step 4). */
+static void
+replace_vm(struct group_run *g, const json_t *a)
+{
+	const json_t *r = json_object_get(a, "on_failure");
+	ms_t start = g->t;
+	size_t t;
+	json_t *vm = world_vm(&g->s->world, world_str(a, "vm"), &t);
+
+	if (r == NULL || vm == NULL)
+		return;
+	g->t += duration_of(r);
+	if (sim_draw_failure(g->s, world_str(r, "id"))) {
+		record(g->s, r, "failed", start, g->t);
+		return;
+	}
+	record(g->s, r, "succeeded", start, g->t);
+	json_object_set_new(vm, "host", json_string(world_str(a,
+	    "destination")));
+	outages_add(&g->s->outages, t, world_str(a, "vm"), world_str(vm,
+	    "group"), world_str(r, "id"), start, g->t);
+}
+
+static void
+fail_action(struct group_run *g, const json_t *a, ms_t start)
+{
+	size_t i;
+
+	g->failed = 1;
+	set_result(g->s, a, record(g->s, a, "failed", start, g->t), "failed");
+	for (i = g->ndone; i-- > 0;)
+		undo_one(g, &g->done[i]);
+	if (world_is(a, "op", "migrate"))
+		replace_vm(g, a);
+}
+
+/*
+ * refused: the cloud itself refuses the action: its host has failed, or
+ * a migration's destination has no free slot left (a tenant scaled out
+ * onto it since the schedule was planned).
+ */
+static int
+refused(struct sim *s, const json_t *a)
+{
+	const char *host = world_str(a, "host");
+	const char *dst = world_str(a, "destination");
+
+	if (host != NULL && world_resource(&s->world, host) != NULL &&
+	    world_status_is(&s->world, host, "failed"))
+		return 1;
+	return world_is(a, "op", "migrate") && dst != NULL &&
+	    world_host_vms(&s->world, dst) >= world_capacity(&s->world, dst);
+}
+
+static void
+run_action(struct group_run *g, const json_t *a)
+{
+	struct sim *s = g->s;
+	ms_t start = g->t;
+	struct done *d;
+
+	if (g->failed) {
+		set_result(s, a, record(s, a, "not-run", start, start), "not-run");
+		return;
+	}
+	g->t += duration_of(a);
+	host_outage(s, a, start, g->t);
+	if (sim_draw_failure(s, world_str(a, "id")) || refused(s, a)) {
+		fail_action(g, a, start);
+		return;
+	}
+	d = &g->done[g->ndone++];
+	d->action = a;
+	effect_apply(s, a, &d->effect);
+	d->step = record(s, a, "succeeded", start, g->t);
+	set_result(s, a, d->step, "succeeded");
+	if (world_is(a, "op", "migrate"))
+		migration_outage(s, world_str(a, "vm"), world_str(a, "id"), g->t);
+}
+
+/* run_group: a group's actions from start; returns when it ends. */
+static ms_t
+run_group(struct sim *s, const json_t *group, ms_t start, json_t *failed)
+{
+	const json_t *actions = json_object_get(group, "actions"), *a;
+	struct group_run g = { s, NULL, 0, start, 0 };
+	size_t i;
+
+	g.failed = json_object_get(failed, world_str(group, "id")) != NULL;
+	g.done = xcalloc(json_array_size(actions) + 1, sizeof *g.done);
+	json_array_foreach(actions, i, a)
+		run_action(&g, a);
+	for (i = 0; i < g.ndone; i++)
+		effect_free(&g.done[i].effect);
+	free(g.done);
+	if (g.failed)
+		json_object_set_new(failed, world_str(group, "id"), json_true());
+	return g.t;
+}
+
+/* run_stage: groups on the slot that frees first (lowest index on ties). */
+static void
+run_stage(struct sim *s, const json_t *stage, long concurrency,
+    json_t *failed)
+{
+	const json_t *groups = json_object_get(stage, "groups"), *g;
+	ms_t *slot, end = s->now;
+	size_t i;
+	long k, best;
+
+	/* More slots than groups change nothing; do not allocate them. */
+	if ((size_t)concurrency > json_array_size(groups))
+		concurrency = (long)json_array_size(groups) + 1;
+	slot = xcalloc((size_t)concurrency, sizeof *slot);
+
+	for (k = 0; k < concurrency; k++)
+		slot[k] = s->now;
+	json_array_foreach(groups, i, g) {
+		for (best = 0, k = 1; k < concurrency; k++)
+			if (slot[k] < slot[best])
+				best = k;
+		slot[best] = run_group(s, g, slot[best], failed);
+		if (slot[best] > end)
+			end = slot[best];
+	}
+	free(slot);
+	s->now = end;
+}
+
+static void
+run_schedule(struct sim *s, const json_t *sched)
+{
+	json_t *failed = json_object(), *stage;
+	json_int_t c = json_integer_value(json_object_get(sched, "concurrency"));
+	size_t i;
+
+	json_array_foreach(json_object_get(sched, "stages"), i, stage) {
+		timeline_apply(s, s->now);
+		run_stage(s, stage, c >= 1 ? (long)c : 1, failed);
+	}
+	json_decref(failed);
+}
+
+int
+run_iteration(struct sim *s)
+{
+	const json_t *sched = json_object_get(s->doc, "schedule");
+	const json_t *mig = json_object_get(s->doc, "migrations"), *sub;
+	size_t i;
+
+	s->now = s->iter_start + s->opt->calc_ms;
+	if (sched != NULL)
+		run_schedule(s, sched);
+	if (mig != NULL && world_str(mig, "status") != NULL &&
+	    strcmp(world_str(mig, "status"), "planned") == 0)
+		json_array_foreach(json_object_get(mig, "sub_iterations"), i, sub)
+			run_schedule(s, json_object_get(sub, "schedule"));
+	timeline_apply(s, s->now);
+	return 0;
+}

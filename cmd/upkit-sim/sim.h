@@ -1,0 +1,216 @@
+/*
+ * sim.h: upkit-sim, the simulated actuator of the upkit loop (seed 000
+ * III.B, Fig. 3 and 4: the upgrade engine) and the rolling-upgrade
+ * baseline of section V.
+ *
+ * Time is kept in integer milliseconds from the start of the upgrade,
+ * so that results are exact and the same on every machine.
+ */
+#ifndef UPKIT_SIM_H
+#define UPKIT_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "access.h"
+#include "idmap.h"
+#include <stdio.h>
+
+/* ms: simulated milliseconds since the start of the upgrade. */
+typedef int64_t ms_t;
+
+struct options {
+	const char *file;
+	int mode;			/* enum mode */
+	struct idmap fail_ids;		/* --fail: action ids that fail */
+	double fail_rate;		/* --fail-rate: P in [0, 1] */
+	uint64_t seed;			/* --seed */
+	const char *timeline;		/* --timeline FILE */
+	const char *start;		/* --start TIME */
+	ms_t calc_ms;			/* --calc-time: per iteration */
+	ms_t outage_ms;			/* --outage: per live migration */
+	ms_t recovery_ms;		/* --recovery: failover of a VM */
+	long rolling;			/* --rolling N: batch size */
+	long samples;			/* --samples M: 0 means all */
+	int table;			/* --table: text instead of JSON */
+};
+
+enum mode { MODE_SIMULATE, MODE_ROLLING, MODE_SUMMARY, MODE_PROGRESS };
+
+/* prng.c: the deterministic generator behind --fail-rate and --samples. */
+struct prng {
+	uint64_t state;
+};
+void prng_seed(struct prng *p, uint64_t seed, uint64_t stream);
+uint64_t prng_next(struct prng *p);
+/* prng_unit: uniform in [0, 1), 53 bits. */
+double prng_unit(struct prng *p);
+/* prng_below: uniform in [0, n). */
+uint64_t prng_below(struct prng *p, uint64_t n);
+
+/* parse_seconds: "41", "0.23" -> milliseconds; 0 or -1. */
+int parse_seconds(const char *s, ms_t *out);
+
+/*
+ * world.c: the system configuration being changed, kept as the JSON of
+ * a system section (so the report carries it back as it is) with
+ * indexes rebuilt after every change of its shape.
+ */
+struct world {
+	json_t *system;			/* owned: the refreshed system */
+	struct idmap res_ids;		/* resource id -> index */
+	struct idmap vm_ids;		/* vm id -> index into vms */
+	json_t **vms;			/* vm objects (borrowed from system) */
+	size_t *vm_tenant;		/* tenant index of each vm */
+	size_t nvms;
+	long host_capacity;
+};
+
+int world_init(struct world *w, const json_t *system);
+void world_free(struct world *w);
+void world_reindex(struct world *w);
+json_t *world_resource(const struct world *w, const char *id);
+json_t *world_vm(const struct world *w, const char *id, size_t *tenant);
+json_t *world_tenant(const struct world *w, size_t t);
+size_t world_ntenants(const struct world *w);
+const char *world_str(const json_t *obj, const char *key);
+int world_is(const json_t *obj, const char *key, const char *value);
+/* world_host_vms: VMs on host; world_capacity: its K. */
+long world_host_vms(const struct world *w, const char *host);
+long world_capacity(const struct world *w, const char *host);
+int world_is_compute(const struct world *w, const char *host);
+int world_status_is(const struct world *w, const char *id, const char *st);
+void world_set_status(struct world *w, const char *id, const char *st);
+/* world_place: a compute host for a VM of group, not in avoid; or NULL. */
+const char *world_place(const struct world *w, const char *group,
+    const char *avoid);
+
+/* outage.c: VM outages and the SLA violations they make (section V). */
+struct outage {
+	size_t tenant;
+	char *vm, *group, *cause;
+	ms_t start, end;
+};
+
+struct outages {
+	struct outage *v;
+	size_t n, cap;
+};
+
+void outages_add(struct outages *o, size_t tenant, const char *vm,
+    const char *group, const char *cause, ms_t start, ms_t end);
+void outages_free(struct outages *o);
+
+/* Per-tenant totals of violations (kept across iterations). */
+struct tenant_totals {
+	long violations;
+	long vms_min, vms_max;		/* impacted VMs per violation */
+	ms_t violation_ms;		/* total duration */
+	int64_t penalty;		/* sum of ms * (impacted VMs)^2 */
+	ms_t app_outage_ms;		/* an anti-affinity group lost */
+	long outages;			/* VM outages */
+	ms_t vm_outage_ms;		/* summed over the tenant's VMs */
+};
+
+/*
+ * outages_violations: the violations of tenant t (maximal intervals in
+ * which some VM is out), added to tot; the list goes to arr if not NULL.
+ */
+void outages_violations(const struct outages *o, const struct world *w,
+    size_t t, struct tenant_totals *tot, json_t *arr);
+
+/* The simulation of one iteration. */
+struct sim {
+	const struct options *opt;
+	struct world world;
+	const json_t *doc;
+	json_t *rg_actions;		/* RG action id -> action (borrowed) */
+	json_t *catalog;		/* the catalog section (borrowed) */
+	json_t *rg_edges;		/* the RG's edges (borrowed) or NULL */
+	struct prng prng;
+	long iteration;
+	int64_t start_epoch;		/* the upgrade's start, seconds */
+	ms_t iter_start, now;
+	int first;			/* no earlier iteration was simulated */
+	json_t *results;		/* the report's results */
+	json_t *steps;			/* every action and undo step run */
+	json_t *manual;			/* manual steps recorded */
+	json_t *events;			/* timeline events applied */
+	json_t *failed;			/* failed resource ids (object as set) */
+	json_t *isolated;
+	json_t *timeline;		/* events array, owned, or NULL */
+	unsigned char *timeline_done;	/* by event: applied already */
+	json_t *prev_totals;		/* the previous report's totals */
+	struct outages outages;
+};
+
+/* effects.c: what an action does to the world, and how to revert it. */
+struct effect {
+	char *vm;			/* a VM moved: its id and old host */
+	char *old_host;
+	char *res;			/* a resource changed: id and old copy */
+	json_t *old_res;		/* NULL: the resource did not exist */
+	json_t *old_deps;		/* dependencies before, when touched */
+};
+
+int effect_apply(struct sim *s, const json_t *action, struct effect *e);
+void effect_revert(struct sim *s, struct effect *e);
+void effect_free(struct effect *e);
+
+/* check.c: the schedule objects the simulator runs; 0 or -1. */
+int check_schedule(struct access *a, const json_t *sched,
+    const struct world *w);
+int check_migrations(struct access *a, const json_t *mig,
+    const struct world *w);
+
+/* run.c: run the schedule and the step 4 sub-iterations. */
+int run_iteration(struct sim *s);
+int sim_draw_failure(struct sim *s, const char *id);
+
+/* timeline.c: tenant scaling and host failures at given times. */
+int timeline_load(struct sim *s, const char *file);
+void timeline_apply(struct sim *s, ms_t until);
+
+/* report.c: the report section of the iteration. */
+json_t *report_build(struct sim *s);
+/* report_check: report carries checked simulation totals; 0 or -1. */
+int report_check(struct access *a, const json_t *report);
+/* report_prev: the clock and totals of the previous report, if any. */
+int report_prev(struct sim *s, struct access *a, const json_t *prev);
+
+/*
+ * summary.c: the section V measures of one run or, for the rolling
+ * baseline, of many (one per batch selection), and the loop's progress.
+ */
+struct agg {
+	long runs, tenant_runs;		/* runs, and runs times tenants */
+	long viol_min, viol_max;	/* violations of one tenant in a run */
+	long vms_min, vms_max;		/* impacted VMs per violation */
+	double duration_ms, iterations;	/* sums over runs */
+	double violation_ms, penalty, app_ms;	/* sums over tenant runs */
+	double vm_outage_ms, vms;	/* summed VM outage, and VMs */
+};
+
+void agg_add(struct agg *g, const struct tenant_totals *t, size_t n,
+    ms_t duration, long iterations, long nvms);
+json_t *agg_json(const struct agg *g, const char *method);
+/* summary_table: a Markdown table row, after its header if asked. */
+void summary_table(FILE *fp, const json_t *sum, int header);
+int summary_write(const struct options *o, json_t *sum);
+int summary_run(const struct options *o, json_t *doc);
+int progress_run(const struct options *o, json_t *doc);
+/* progress_of: "done", "suspended" or "running" (see upkit-sim(1)). */
+const char *progress_of(const json_t *doc);
+
+/* simulate.c: the default mode. */
+int simulate_run(const struct options *o, json_t *doc);
+
+/* rolling.c: the rolling upgrade baseline with a fixed batch size. */
+struct sysconf;
+struct rgraph;
+struct catalog;
+int rolling_run(const struct options *o, const struct sysconf *sc,
+    const struct rgraph *rg, const struct catalog *cat);
+
+#endif

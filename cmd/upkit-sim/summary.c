@@ -1,0 +1,262 @@
+/*
+ * summary.c: the measures of seed 000 section V, Tables II and III, for
+ * one run of the loop or averaged over the runs of the rolling upgrade
+ * baseline: total duration, SLA violations per tenant (min and max),
+ * impacted VMs per violation (min and max), average total violation
+ * time per tenant and the quadratic proportional penalty per tenant, in
+ * units of the penalty rate q (q * sum over violations of d * n^2, d in
+ * seconds, n the tenant's VMs out).  Also the loop's progress.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "exitcodes.h"
+#include "load.h"
+#include "output.h"
+#include "sim.h"
+#include "state.h"
+#include "xalloc.h"
+
+void
+agg_add(struct agg *g, const struct tenant_totals *t, size_t n,
+    ms_t duration, long iterations, long nvms)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (g->tenant_runs == 0 || t[i].violations < g->viol_min)
+			g->viol_min = t[i].violations;
+		if (t[i].violations > g->viol_max)
+			g->viol_max = t[i].violations;
+		if (t[i].violations > 0 && (g->vms_min == 0 ||
+		    t[i].vms_min < g->vms_min))
+			g->vms_min = t[i].vms_min;
+		if (t[i].vms_max > g->vms_max)
+			g->vms_max = t[i].vms_max;
+		g->violation_ms += (double)t[i].violation_ms;
+		g->penalty += (double)t[i].penalty;
+		g->app_ms += (double)t[i].app_outage_ms;
+		g->vm_outage_ms += (double)t[i].vm_outage_ms;
+		g->tenant_runs++;
+	}
+	g->runs++;
+	g->duration_ms += (double)duration;
+	g->iterations += (double)iterations;
+	g->vms += (double)nvms;
+}
+
+static json_int_t
+mean(double sum, long n)
+{
+	return n > 0 ? (json_int_t)llround(sum / (double)n) : 0;
+}
+
+/* agg_json: means rounded to whole milliseconds, so JSON stays exact. */
+json_t *
+agg_json(const struct agg *g, const char *method)
+{
+	return json_pack("{s:s,s:I,s:I,s:I,s:{s:I,s:I},s:{s:I,s:I},s:I,s:I,"
+	    "s:I,s:I}", "method", method, "runs", (json_int_t)g->runs,
+	    "iterations", mean(g->iterations, g->runs), "duration_ms",
+	    mean(g->duration_ms, g->runs), "violations_per_tenant", "min",
+	    (json_int_t)g->viol_min, "max", (json_int_t)g->viol_max,
+	    "vms_per_violation", "min", (json_int_t)g->vms_min, "max",
+	    (json_int_t)g->vms_max, "violation_ms_per_tenant",
+	    mean(g->violation_ms, g->tenant_runs), "penalty_ms_per_tenant",
+	    mean(g->penalty, g->tenant_runs), "app_outage_ms_per_tenant",
+	    mean(g->app_ms, g->tenant_runs), "outage_ms_per_vm",
+	    mean(g->vm_outage_ms, (long)g->vms));
+}
+
+static double
+num(const json_t *sum, const char *key, const char *sub)
+{
+	const json_t *v = json_object_get(sum, key);
+
+	if (sub != NULL)
+		v = json_object_get(v, sub);
+	return (double)json_integer_value(v);
+}
+
+void
+summary_table(FILE *fp, const json_t *sum, int header)
+{
+	if (header)
+		fputs("| Method | Total duration (s) | Violations per tenant, "
+		    "min | max | Impacted VMs per violation, min | max | "
+		    "Total violation per tenant (s) | Penalty per tenant | "
+		    "Application outage per tenant (s) | Outage per VM (s) |\n"
+		    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", fp);
+	fprintf(fp, "| %s | %.2f | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f q "
+	    "| %.2f | %.2f |\n", json_string_value(json_object_get(sum,
+	    "method")), num(sum, "duration_ms", NULL) / 1000,
+	    num(sum, "violations_per_tenant", "min"),
+	    num(sum, "violations_per_tenant", "max"),
+	    num(sum, "vms_per_violation", "min"),
+	    num(sum, "vms_per_violation", "max"),
+	    num(sum, "violation_ms_per_tenant", NULL) / 1000,
+	    num(sum, "penalty_ms_per_tenant", NULL) / 1000,
+	    num(sum, "app_outage_ms_per_tenant", NULL) / 1000,
+	    num(sum, "outage_ms_per_vm", NULL) / 1000);
+}
+
+/* summary_write: sum (stolen) as JSON, or as a table with --table. */
+int
+summary_write(const struct options *o, json_t *sum)
+{
+	int status;
+	FILE *fp;
+
+	if (o->table) {
+		fp = output_text_begin();
+		summary_table(fp, sum, 1);
+		status = output_text_commit(fp);
+	} else {
+		status = output_json(sum);
+	}
+	json_decref(sum);
+	return status;
+}
+
+/* nothing_to_run: the schedules of this iteration hold no action. */
+static int
+nothing_to_run(const json_t *doc)
+{
+	const json_t *mig = json_object_get(doc, "migrations"), *sub, *st;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(json_object_get(doc, "schedule"),
+	    "stages"), j, st)
+		if (json_array_size(json_object_get(st, "groups")) > 0)
+			return 0;
+	if (mig == NULL || world_str(mig, "status") == NULL ||
+	    strcmp(world_str(mig, "status"), "planned") != 0)
+		return 1;
+	json_array_foreach(json_object_get(mig, "sub_iterations"), i, sub)
+		json_array_foreach(json_object_get(json_object_get(sub,
+		    "schedule"), "stages"), j, st)
+			if (json_array_size(json_object_get(st, "groups")) > 0)
+				return 0;
+	return 1;
+}
+
+/* all_settled: every change set completed or failed, no undo pending. */
+static int
+all_settled(const json_t *doc)
+{
+	const json_t *reqs = json_object_get(json_object_get(doc, "requests"),
+	    "requests"), *r, *cs;
+	json_t *done = json_string("done");
+	size_t i, j;
+	int settled = reqs != NULL;
+
+	json_array_foreach(reqs, i, r)
+		json_array_foreach(json_object_get(r, "change_sets"), j, cs) {
+			const char *st = json_string_value(json_object_get(cs,
+			    "status"));
+			const json_t *undo = json_object_get(cs, "undo");
+
+			if (st == NULL || (strcmp(st, "completed") != 0 &&
+			    strcmp(st, "failed") != 0))
+				settled = 0;
+			if (undo != NULL && !json_equal(json_object_get(undo,
+			    "status"), done))
+				settled = 0;
+		}
+	json_decref(done);
+	return settled;
+}
+
+const char *
+progress_of(const json_t *doc)
+{
+	const json_t *batch = json_object_get(doc, "batch");
+	const json_t *rg = json_object_get(doc, "resource_graph");
+
+	if (all_settled(doc))
+		return "done";
+	if (batch != NULL && json_equal(json_object_get(batch, "iteration"),
+	    json_object_get(rg, "iteration")) && nothing_to_run(doc))
+		return "suspended";
+	return "running";
+}
+
+int
+progress_run(const struct options *o, json_t *doc)
+{
+	FILE *fp;
+
+	(void)o;
+	fp = output_text_begin();
+	fprintf(fp, "%s\n", progress_of(doc));
+	return output_text_commit(fp);
+}
+
+/* tenants_of: per-tenant totals of the last report, as C structures. */
+static size_t
+tenants_of(const json_t *tenants, struct tenant_totals *t)
+{
+	const char *id;
+	json_t *v;
+	size_t n = 0;
+
+	json_object_foreach((json_t *)tenants, id, v) {
+		t[n].violations = (long)json_integer_value(json_object_get(v,
+		    "violations"));
+		t[n].vms_min = (long)json_integer_value(json_object_get(v,
+		    "vms_min"));
+		t[n].vms_max = (long)json_integer_value(json_object_get(v,
+		    "vms_max"));
+		t[n].violation_ms = json_integer_value(json_object_get(v,
+		    "violation_ms"));
+		t[n].penalty = json_integer_value(json_object_get(v,
+		    "penalty_ms"));
+		t[n].app_outage_ms = json_integer_value(json_object_get(v,
+		    "app_outage_ms"));
+		t[n].vm_outage_ms = json_integer_value(json_object_get(v,
+		    "vm_outage_ms"));
+		n++;
+	}
+	return n;
+}
+
+static long
+count_vms(const json_t *system)
+{
+	const json_t *t;
+	size_t i;
+	long n = 0;
+
+	json_array_foreach(json_object_get(system, "tenants"), i, t)
+		n += (long)json_array_size(json_object_get(t, "vms"));
+	return n;
+}
+
+/*
+ * summary_run: the summary of a loop run, from the totals the last
+ * simulated report carries (report_check() has checked them).
+ */
+int
+summary_run(const struct options *o, json_t *doc)
+{
+	const json_t *rep = json_object_get(doc, "report");
+	const json_t *sim = json_object_get(rep, "sim");
+	const json_t *totals = json_object_get(sim, "totals");
+	const json_t *tenants = json_object_get(totals, "tenants");
+	struct tenant_totals *t = xcalloc(json_object_size(tenants) + 1,
+	    sizeof *t);
+	struct agg g = { 0 };
+	json_t *sum;
+	size_t n;
+
+	n = tenants_of(tenants, t);
+	agg_add(&g, t, n, json_integer_value(json_object_get(totals,
+	    "elapsed_ms")), (long)json_integer_value(json_object_get(totals,
+	    "iterations")), count_vms(json_object_get(rep, "system")));
+	free(t);
+	sum = agg_json(&g, "upkit");
+	json_object_set_new(sum, "outcome", json_string(progress_of(doc)));
+	json_object_set(sum, "tenants", (json_t *)tenants);
+	return summary_write(o, sum);
+}

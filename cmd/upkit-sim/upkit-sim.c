@@ -1,0 +1,240 @@
+/*
+ * upkit-sim: the simulated actuator of the upkit loop (seed 000 III.B,
+ * Fig. 3 and 4) for what-if analysis, and the rolling-upgrade baseline
+ * of section V.  By default it runs the schedules of a state document
+ * in simulated time and writes the document back with the iteration
+ * report; --rolling, --summary and --progress are the other modes.
+ */
+#include <argp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "cli.h"
+#include "exitcodes.h"
+#include "jshare.h"
+#include "load.h"
+#include "output.h"
+#include "rgraph.h"
+#include "sim.h"
+#include "state.h"
+#include "sysconf.h"
+
+enum { OPT_SUMMARY = 256, OPT_PROGRESS, OPT_TABLE };
+
+static const char usage_doc[] =
+    "Run the upgrade schedules of a state document in simulation and "
+    "write it back with the iteration report; or simulate the rolling "
+    "upgrade baseline, summarize a run, or tell the loop's progress.\v"
+    "With no FILE, or when FILE is -, read standard input.  SECONDS may "
+    "have up to three decimals.  Exit status: 0 done, 64 usage, 65 "
+    "invalid input, 66 cannot open, 70 internal error, 74 I/O error.";
+
+static const struct argp_option option_list[] = {
+	{ "fail", 'f', "ID", 0, "The action or undo step ID fails "
+	  "(repeatable)", 0 },
+	{ "fail-rate", 'p', "P", 0, "Every action and step fails with "
+	  "probability P", 0 },
+	{ "seed", 's', "N", 0, "Seed of the generator for -p and -m "
+	  "(default 1)", 0 },
+	{ "timeline", 't', "FILE", 0, "Tenant scaling and host failures "
+	  "(upkit-sim(5))", 0 },
+	{ "start", 'T', "TIME", 0, "The upgrade's start (default: the first "
+	  "request's time)", 0 },
+	{ "calc-time", 'C', "SECONDS", 0, "Planning time per iteration "
+	  "(default 0)", 0 },
+	{ "outage", 'o', "SECONDS", 0, "VM outage per live migration "
+	  "(default 0.6)", 0 },
+	{ "recovery", 'R', "SECONDS", 0, "Failover time of a VM whose host "
+	  "fails (default 23)", 0 },
+	{ "rolling", 'b', "N", 0, "Simulate rolling upgrade with batches of "
+	  "N hosts instead", 0 },
+	{ "samples", 'm', "M", 0, "With -b: M random batch selections "
+	  "instead of all", 0 },
+	{ "summary", OPT_SUMMARY, 0, 0, "Summarize the run that ended with "
+	  "this document", 0 },
+	{ "progress", OPT_PROGRESS, 0, 0, "Print done, suspended or running",
+	  0 },
+	{ "table", OPT_TABLE, 0, 0, "With -b or --summary: a Markdown table "
+	  "instead of JSON", 0 },
+	{ 0 }
+};
+
+static long
+number_arg(struct argp_state *state, const char *arg, long min, long max)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (*arg == '\0' || *end != '\0' || v < min || v > max)
+		argp_error(state, "'%s' is not a number from %ld to %ld", arg,
+		    min, max);
+	return v;
+}
+
+static void
+seconds_arg(struct argp_state *state, const char *arg, ms_t *out)
+{
+	if (parse_seconds(arg, out) < 0)
+		argp_error(state, "'%s' is not a number of seconds", arg);
+}
+
+static void
+set_mode(struct argp_state *state, struct options *o, int mode)
+{
+	if (o->mode != MODE_SIMULATE && o->mode != mode)
+		argp_error(state, "--rolling, --summary and --progress exclude "
+		    "each other");
+	o->mode = mode;
+}
+
+static error_t
+parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct options *o = state->input;
+	char *end;
+
+	switch (key) {
+	case 'f':
+		idmap_add(&o->fail_ids, arg);
+		break;
+	case 'p':
+		o->fail_rate = strtod(arg, &end);
+		if (*arg == '\0' || *end != '\0' || !(o->fail_rate >= 0 &&
+		    o->fail_rate <= 1))
+			argp_error(state, "'%s' is not a probability", arg);
+		break;
+	case 's':
+		o->seed = (uint64_t)number_arg(state, arg, 0, LONG_MAX);
+		break;
+	case 't':
+		o->timeline = arg;
+		break;
+	case 'T':
+		o->start = arg;
+		break;
+	case 'C':
+		seconds_arg(state, arg, &o->calc_ms);
+		break;
+	case 'o':
+		seconds_arg(state, arg, &o->outage_ms);
+		break;
+	case 'R':
+		seconds_arg(state, arg, &o->recovery_ms);
+		break;
+	case 'b':
+		o->rolling = number_arg(state, arg, 1, 64);
+		set_mode(state, o, MODE_ROLLING);
+		break;
+	case 'm':
+		o->samples = number_arg(state, arg, 1, 100000000);
+		break;
+	case OPT_SUMMARY:
+		set_mode(state, o, MODE_SUMMARY);
+		break;
+	case OPT_PROGRESS:
+		set_mode(state, o, MODE_PROGRESS);
+		break;
+	case OPT_TABLE:
+		o->table = 1;
+		break;
+	case ARGP_KEY_ARG:
+		o->file = cli_one_input(state, o->file, arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* rolling_mode: the system, resource graph and catalog, then the baseline. */
+static int
+rolling_mode(const struct options *o, json_t *doc)
+{
+	struct sysconf sc = { 0 };
+	struct rgraph rg;
+	struct catalog cat = { 0 };
+	struct access a;
+	json_t *sys, *rgs, *cats = json_object_get(doc, "catalog");
+	int status = EXIT_DATAERR;
+
+	rgraph_init(&rg);
+	access_init(&a, load_name(o->file));
+	if (state_check(&a, doc) == 0 &&
+	    state_require(&a, doc, SECTION_SYSTEM, &sys) == 0 &&
+	    state_require(&a, doc, SECTION_RESOURCE_GRAPH, &rgs) == 0) {
+		access_enter_key(&a, "system");
+		if (sysconf_load(&a, sys, &sc) == 0) {
+			access_leave(&a);
+			access_enter_key(&a, "resource_graph");
+			if (rgraph_load(&a, rgs, &rg) == 0) {
+				access_leave(&a);
+				access_enter_key(&a, "catalog");
+				if (cats == NULL || catalog_load(&a, cats, &cat) == 0)
+					status = rolling_run(o, &sc, &rg, &cat);
+			}
+		}
+	}
+	access_free(&a);
+	catalog_free(&cat);
+	rgraph_free(&rg);
+	sysconf_free(&sc);
+	return status;
+}
+
+static int
+summary_mode(const struct options *o, json_t *doc)
+{
+	struct access a;
+	json_t *rep;
+	int r;
+
+	access_init(&a, load_name(o->file));
+	r = state_check(&a, doc) < 0 ||
+	    state_require(&a, doc, SECTION_REPORT, &rep) < 0 ||
+	    report_check(&a, rep) < 0;
+	access_free(&a);
+	return r ? EXIT_DATAERR : summary_run(o, doc);
+}
+
+static int
+progress_mode(const struct options *o, json_t *doc)
+{
+	struct access a;
+	int r;
+
+	access_init(&a, load_name(o->file));
+	r = state_check(&a, doc);
+	access_free(&a);
+	return r < 0 ? EXIT_DATAERR : progress_run(o, doc);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct argp_child children[] = {
+		{ &output_argp, 0, 0, 0 }, { 0 }
+	};
+	static const struct argp argp = { option_list, parse_opt, "[FILE]",
+		usage_doc, children, 0, 0 };
+	static int (*const modes[])(const struct options *, json_t *) = {
+		simulate_run, rolling_mode, summary_mode, progress_mode
+	};
+	struct options o = { 0 };
+	json_t *doc = NULL;
+	int status;
+
+	cli_init(argv);
+	idmap_init(&o.fail_ids);
+	o.seed = 1;
+	o.outage_ms = 600;
+	o.recovery_ms = 23000;
+	argp_parse(&argp, argc, argv, 0, NULL, &o);
+	status = load_document(o.file, &doc);
+	if (status == EXIT_OK)
+		status = modes[o.mode](&o, doc);
+	json_decref(doc);
+	idmap_free(&o.fail_ids);
+	jshare_clear();
+	return output_close(status);
+}

@@ -1,0 +1,100 @@
+/*
+ * ansible-plan: the runtime upgrade schedules of a state document (the
+ * schedule section, then each sub-iteration of the migrations section;
+ * seed 000 III.B and IV, steps 3 and 4) as an Ansible playbook, or,
+ * with --inventory, the inventory of the system section.  All YAML is
+ * written by libyaml's emitter; every string from the input is tagged
+ * !unsafe so that Ansible never templates it, and commands are argv
+ * lists that no shell sees.
+ */
+#include <argp.h>
+#include <stdio.h>
+
+#include "ap.h"
+#include "cli.h"
+#include "exitcodes.h"
+#include "load.h"
+#include "output.h"
+
+struct options {
+	const char *file;
+	int inventory;
+};
+
+static const char usage_doc[] =
+    "Write the schedules of a state document as an Ansible playbook."
+    "\vWith no FILE, or when FILE is -, read standard input.  "
+    "Exit status: 0 done, 64 usage, 65 invalid input, 66 cannot open, "
+    "70 internal error, 74 I/O error.";
+
+static const struct argp_option option_list[] = {
+	{ "inventory", 'i', 0, 0, "Write an inventory of the system "
+	  "section's hosts instead of the playbook", 0 },
+	{ 0 }
+};
+
+static error_t
+parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct options *o = state->input;
+
+	switch (key) {
+	case 'i':
+		o->inventory = 1;
+		break;
+	case ARGP_KEY_ARG:
+		o->file = cli_one_input(state, o->file, arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* translate: check doc, then write the YAML all at once or not at all. */
+static int
+translate(const struct options *o, const json_t *doc)
+{
+	struct access a;
+	struct sched_list p = { NULL, NULL, 0 };
+	struct yamlw w;
+	FILE *fp = output_text_begin();
+	int r;
+
+	access_init(&a, load_name(o->file));
+	yw_open(&w, fp);
+	if (o->inventory)
+		r = inventory_write(&a, doc, &w);
+	else if ((r = plan_collect(&a, doc, &p)) == 0)
+		playbook_write(&w, &p);
+	if (yw_close(&w) < 0 && r == 0) {
+		diag_error(NULL, "libyaml could not emit the YAML");
+		r = -2;
+	}
+	sched_list_free(&p);
+	access_free(&a);
+	if (r < 0) {
+		output_text_discard(fp);
+		return r == -1 ? EXIT_DATAERR : EXIT_SOFTWARE;
+	}
+	return output_text_commit(fp);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct argp argp = { option_list, parse_opt, "[FILE]",
+		usage_doc, 0, 0, 0 };
+	struct options o = { NULL, 0 };
+	json_t *doc;
+	int status;
+
+	cli_init(argv);
+	argp_parse(&argp, argc, argv, 0, NULL, &o);
+	status = load_document(o.file, &doc);
+	if (status == EXIT_OK) {
+		status = translate(&o, doc);
+		json_decref(doc);
+	}
+	return output_close(status);
+}

@@ -1,0 +1,55 @@
+/*
+ * ap.h: what the parts of ansible-plan share.
+ *
+ * yamlw.c wraps libyaml's emitter so that no YAML is ever printed by
+ * hand; playbook.c turns the schedules into plays; inventory.c turns
+ * the system section into an inventory; check.c makes sure that what
+ * the schedules hold can be written safely before anything is.
+ */
+#ifndef AP_H
+#define AP_H
+
+#include <stdio.h>
+#include <jansson.h>
+#include <yaml.h>
+
+#include "access.h"
+#include "report.h"
+
+/* yamlw: a libyaml emitter; the first failure sticks in failed. */
+struct yamlw {
+	yaml_emitter_t em;
+	int failed;
+};
+
+void yw_open(struct yamlw *w, FILE *fp);
+/* yw_close: end the document; returns -1 when any event failed. */
+int yw_close(struct yamlw *w);
+void yw_map(struct yamlw *w, int flow);
+void yw_seq(struct yamlw *w, int flow);
+void yw_end_map(struct yamlw *w);
+void yw_end_seq(struct yamlw *w);
+/* yw_plain: text of ours (keys, module names, booleans), untagged. */
+void yw_plain(struct yamlw *w, const char *s);
+void yw_long(struct yamlw *w, long n);
+/*
+ * yw_unsafe: text from the input, double-quoted and tagged !unsafe, so
+ * that Ansible never templates it: "{{ lookup('pipe', 'id') }}" stays
+ * those characters.
+ */
+void yw_unsafe(struct yamlw *w, const char *s);
+/* yw_quoted: text from the input that Ansible does not template. */
+void yw_quoted(struct yamlw *w, const char *s);
+
+/* check.c */
+int plan_collect(struct access *a, const json_t *doc, struct sched_list *p);
+/* host_name_ok: a name Ansible takes as one host, never as a pattern. */
+int host_name_ok(const char *s);
+
+/* playbook.c */
+void playbook_write(struct yamlw *w, const struct sched_list *p);
+
+/* inventory.c */
+int inventory_write(struct access *a, const json_t *doc, struct yamlw *w);
+
+#endif

@@ -1,0 +1,77 @@
+/*
+ * inventory.c: an Ansible inventory in YAML from the system section:
+ * every resource that is itself an inventory host (a host, switch,
+ * router or controller; see upkit-state(5), the schedule section's
+ * "host"), in system order, with no groups, so that no group name can
+ * capture a play's host pattern.
+ */
+#include "ap.h"
+#include "state.h"
+#include "sysconf.h"
+
+static int
+is_inventory_host(enum resource_kind k)
+{
+	return k == KIND_HOST || k == KIND_SWITCH || k == KIND_ROUTER ||
+	    k == KIND_CONTROLLER;
+}
+
+static int
+check_names(struct access *a, const struct sysconf *sc)
+{
+	size_t i;
+	int r = 0;
+
+	access_enter_key(a, "resources");
+	for (i = 0; i < sc->nresources && r == 0; i++) {
+		if (!is_inventory_host(sc->resources[i].kind) ||
+		    host_name_ok(sc->resources[i].id))
+			continue;
+		access_enter_index(a, i);
+		r = access_fail_at(a, "id", "\"%s\" is not a plain Ansible host "
+		    "name (letters, digits, '.', '-', '_')", sc->resources[i].id);
+	}
+	return r;
+}
+
+static void
+write_hosts(struct yamlw *w, const struct sysconf *sc)
+{
+	size_t i;
+
+	yw_map(w, 0);
+	yw_plain(w, "all");
+	yw_map(w, 0);
+	yw_plain(w, "hosts");
+	yw_map(w, 0);
+	for (i = 0; i < sc->nresources; i++) {
+		if (!is_inventory_host(sc->resources[i].kind))
+			continue;
+		yw_quoted(w, sc->resources[i].id);
+		yw_map(w, 1);
+		yw_end_map(w);
+	}
+	yw_end_map(w);
+	yw_end_map(w);
+	yw_end_map(w);
+}
+
+int
+inventory_write(struct access *a, const json_t *doc, struct yamlw *w)
+{
+	struct sysconf sc;
+	json_t *sys;
+	int r = -1;
+
+	if (state_check(a, doc) < 0 ||
+	    state_require(a, doc, SECTION_SYSTEM, &sys) < 0)
+		return -1;
+	access_enter_key(a, "system");
+	if (sysconf_load(a, sys, &sc) == 0) {
+		r = check_names(a, &sc);
+		if (r == 0)
+			write_hosts(w, &sc);
+		sysconf_free(&sc);
+	}
+	return r;
+}

@@ -1,0 +1,286 @@
+/*
+ * playbook.c: the schedules as an Ansible playbook (seed 000 III.B: the
+ * upgrade engine runs the runtime upgrade schedule).
+ *
+ * One play per stage, schedules in order.  A play's hosts are the
+ * stage's anchors: each group runs on the host of its first action,
+ * and its other actions are delegated to their own hosts, so a group's
+ * actions keep their order while different groups run in parallel
+ * under the "free" strategy, at most "concurrency" anchors at once
+ * (serial).  Each group is a block whose tasks are its actions, named
+ * by action id; its rescue runs the undo steps of the actions that had
+ * completed, last action first (resource-level undo, III.A), then the
+ * replacement of a failed migration.  A stage with a manual step runs
+ * under the "linear" strategy, since ansible.builtin.pause cannot run
+ * under "free".
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ap.h"
+#include "idmap.h"
+#include "xalloc.h"
+
+struct pb {
+	struct yamlw *w;
+	long reg;		/* registered results are upkit_r1, upkit_r2... */
+};
+
+static const char *
+str(const json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
+static void
+key_unsafe(struct yamlw *w, const char *key, const char *value)
+{
+	yw_plain(w, key);
+	yw_unsafe(w, value);
+}
+
+static void
+key_plain(struct yamlw *w, const char *key, const char *value)
+{
+	yw_plain(w, key);
+	yw_plain(w, value);
+}
+
+/* anchor: the host a group's block runs on. */
+static const char *
+anchor(const json_t *group)
+{
+	return str(json_array_get(json_object_get(group, "actions"), 0), "host");
+}
+
+static int
+has_manual(const json_t *step)
+{
+	return json_object_get(step, "manual") != NULL;
+}
+
+static int
+stage_has_manual(const json_t *stage)
+{
+	const json_t *g, *act, *u;
+	size_t i, j, k;
+
+	json_array_foreach(json_object_get(stage, "groups"), i, g)
+		json_array_foreach(json_object_get(g, "actions"), j, act) {
+			if (has_manual(act) ||
+			    (json_object_get(act, "on_failure") != NULL &&
+			    has_manual(json_object_get(act, "on_failure"))))
+				return 1;
+			json_array_foreach(json_object_get(act, "undo"), k, u)
+				if (has_manual(u))
+					return 1;
+		}
+	return 0;
+}
+
+/* command: a step's module call: its argv, or a pause if manual. */
+static void
+command(struct yamlw *w, const json_t *step)
+{
+	const json_t *v;
+	size_t i;
+
+	if (has_manual(step)) {
+		yw_plain(w, "ansible.builtin.pause");
+		yw_map(w, 0);
+		key_unsafe(w, "prompt", str(step, "manual"));
+		yw_end_map(w);
+		return;
+	}
+	yw_plain(w, "ansible.builtin.command");
+	yw_map(w, 0);
+	yw_plain(w, "argv");
+	yw_seq(w, 1);
+	json_array_foreach(json_object_get(step, "argv"), i, v)
+		yw_unsafe(w, json_string_value(v));
+	yw_end_seq(w);
+	yw_end_map(w);
+}
+
+/*
+ * task: one step as a task.  reg > 0 registers its result; cond, when
+ * given, is the condition on an earlier registered result.
+ */
+static void
+task(struct pb *b, const json_t *step, const char *anchor_host, long reg,
+    const char *cond, long cond_reg)
+{
+	struct yamlw *w = b->w;
+	char buf[64];
+
+	yw_map(w, 0);
+	key_unsafe(w, "name", str(step, "id"));
+	if (cond != NULL) {
+		snprintf(buf, sizeof buf, "upkit_r%ld is defined and upkit_r%ld "
+		    "is %s", cond_reg, cond_reg, cond);
+		key_plain(w, "when", buf);
+	}
+	command(w, step);
+	if (!has_manual(step) && strcmp(str(step, "host"), anchor_host) != 0)
+		key_unsafe(w, "delegate_to", str(step, "host"));
+	if (reg > 0) {
+		snprintf(buf, sizeof buf, "upkit_r%ld", reg);
+		key_plain(w, "register", buf);
+	}
+	yw_end_map(w);
+}
+
+/* rescue: undo the completed actions, last first; then replacements. */
+static void
+rescue(struct pb *b, const json_t *group, const char *host, long first_reg)
+{
+	const json_t *actions = json_object_get(group, "actions"), *act, *u;
+	size_t n = json_array_size(actions), i, k;
+
+	yw_plain(b->w, "rescue");
+	yw_seq(b->w, 0);
+	/* Never empty: an empty rescue would let the failure through. */
+	yw_map(b->w, 0);
+	key_plain(b->w, "name", "resource-level undo");
+	yw_plain(b->w, "ansible.builtin.debug");
+	yw_map(b->w, 0);
+	key_unsafe(b->w, "msg", str(group, "id"));
+	yw_end_map(b->w);
+	yw_end_map(b->w);
+	for (i = n; i-- > 0;) {
+		act = json_array_get(actions, i);
+		json_array_foreach(json_object_get(act, "undo"), k, u)
+			task(b, u, host, 0, "succeeded", first_reg + (long)i);
+	}
+	json_array_foreach(actions, i, act)
+		if (json_object_get(act, "on_failure") != NULL)
+			task(b, json_object_get(act, "on_failure"), host, 0,
+			    "failed", first_reg + (long)i);
+	yw_end_seq(b->w);
+}
+
+static void
+group_block(struct pb *b, const json_t *group)
+{
+	struct yamlw *w = b->w;
+	const char *host = anchor(group);
+	const json_t *act;
+	long first = b->reg + 1;
+	size_t i;
+
+	yw_map(w, 0);
+	key_unsafe(w, "name", str(group, "id"));
+	key_plain(w, "when", "inventory_hostname == upkit_anchor");
+	yw_plain(w, "vars");
+	yw_map(w, 0);
+	key_unsafe(w, "upkit_anchor", host);
+	yw_end_map(w);
+	yw_plain(w, "block");
+	yw_seq(w, 0);
+	json_array_foreach(json_object_get(group, "actions"), i, act)
+		task(b, act, host, ++b->reg, NULL, 0);
+	yw_end_seq(w);
+	rescue(b, group, host, first);
+	yw_end_map(w);
+}
+
+static void
+play_hosts(struct yamlw *w, const json_t *stage, size_t *count)
+{
+	struct idmap seen;
+	const json_t *g;
+	size_t i;
+
+	idmap_init(&seen);
+	yw_plain(w, "hosts");
+	yw_seq(w, 1);
+	json_array_foreach(json_object_get(stage, "groups"), i, g)
+		if (json_array_size(json_object_get(g, "actions")) > 0 &&
+		    idmap_add(&seen, anchor(g)) >= 0)
+			yw_unsafe(w, anchor(g));
+	yw_end_seq(w);
+	*count = seen.count;
+	idmap_free(&seen);
+}
+
+static void
+play(struct pb *b, const json_t *sched, const json_t *stage)
+{
+	struct yamlw *w = b->w;
+	json_int_t conc = json_integer_value(json_object_get(sched,
+	    "concurrency"));
+	const json_t *g;
+	size_t i, anchors;
+	char *name;
+	size_t len;
+
+	yw_map(w, 0);
+	len = strlen(str(sched, "id")) + strlen(str(stage, "id")) + 2;
+	name = xmalloc(len);
+	snprintf(name, len, "%s %s", str(sched, "id"), str(stage, "id"));
+	key_unsafe(w, "name", name);
+	free(name);
+	play_hosts(w, stage, &anchors);
+	key_plain(w, "gather_facts", "false");
+	key_plain(w, "strategy", stage_has_manual(stage) ? "linear" : "free");
+	if ((size_t)conc < anchors) {
+		yw_plain(w, "serial");
+		yw_long(w, (long)conc);
+	}
+	yw_plain(w, "tasks");
+	yw_seq(w, 0);
+	json_array_foreach(json_object_get(stage, "groups"), i, g)
+		if (json_array_size(json_object_get(g, "actions")) > 0)
+			group_block(b, g);
+	yw_end_seq(w);
+	yw_end_map(w);
+}
+
+static int
+stage_has_actions(const json_t *stage)
+{
+	const json_t *g;
+	size_t i;
+
+	json_array_foreach(json_object_get(stage, "groups"), i, g)
+		if (json_array_size(json_object_get(g, "actions")) > 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * nothing_to_run: ansible-playbook refuses a playbook without plays and
+ * a play without hosts, so an empty plan is one play on the implicit
+ * localhost that does nothing.
+ */
+static void
+nothing_to_run(struct yamlw *w)
+{
+	yw_map(w, 0);
+	key_plain(w, "name", "nothing to run");
+	key_plain(w, "hosts", "localhost");
+	key_plain(w, "gather_facts", "false");
+	yw_plain(w, "tasks");
+	yw_seq(w, 1);
+	yw_end_seq(w);
+	yw_end_map(w);
+}
+
+void
+playbook_write(struct yamlw *w, const struct sched_list *p)
+{
+	struct pb b = { w, 0 };
+	const json_t *st;
+	size_t i, j, plays = 0;
+
+	yw_seq(w, 0);
+	for (i = 0; i < p->n; i++)
+		json_array_foreach(json_object_get(p->sched[i], "stages"), j, st)
+			if (stage_has_actions(st)) {
+				play(&b, p->sched[i], st);
+				plays++;
+			}
+	if (plays == 0)
+		nothing_to_run(w);
+	yw_end_seq(w);
+}

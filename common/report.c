@@ -1,0 +1,304 @@
+/*
+ * report.c: build the upgrade iteration report (see report.h) and
+ * gather the schedules it covers.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "schedule.h"
+#include "state.h"
+#include "xalloc.h"
+
+const char *const report_result_names[] = { "succeeded", "failed", "undone",
+	"undo-failed", "not-run", NULL };
+
+static void
+list_add(struct sched_list *l, const json_t *sched, long sub)
+{
+	l->sched = xreallocarray(l->sched, l->n + 1, sizeof *l->sched);
+	l->sub = xreallocarray(l->sub, l->n + 1, sizeof *l->sub);
+	l->sched[l->n] = sched;
+	l->sub[l->n++] = sub;
+}
+
+int
+sched_list_enter(struct access *a, const struct sched_list *l, size_t i)
+{
+	if (l->sub[i] < 0) {
+		access_enter_key(a, "schedule");
+		return 1;
+	}
+	access_enter_key(a, "migrations");
+	access_enter_key(a, "sub_iterations");
+	access_enter_index(a, (size_t)l->sub[i]);
+	access_enter_key(a, "schedule");
+	return 4;
+}
+
+static int
+take_sub(struct access *a, const json_t *sub, size_t i, void *p)
+{
+	json_t *sched;
+	int r;
+
+	if (acc_as_object(a, sub) < 0 ||
+	    acc_get_object(a, sub, "schedule", ACC_REQUIRED, &sched) < 0)
+		return -1;
+	access_enter_key(a, "schedule");
+	if ((r = schedule_check(a, sched)) == 0)
+		list_add(p, sched, (long)i);
+	access_leave(a);
+	return r;
+}
+
+int
+report_schedules(struct access *a, const json_t *doc, struct sched_list *out)
+{
+	json_t *sched, *mig;
+	int r;
+
+	if (state_require(a, doc, SECTION_SCHEDULE, &sched) < 0)
+		return -1;
+	access_enter_key(a, "schedule");
+	r = schedule_check(a, sched);
+	access_leave(a);
+	if (r < 0)
+		return -1;
+	list_add(out, sched, -1);
+	if ((mig = state_section(doc, SECTION_MIGRATIONS)) == NULL)
+		return 0;
+	access_enter_key(a, "migrations");
+	r = acc_each_element(a, mig, "sub_iterations", ACC_OPTIONAL, take_sub,
+	    out) < 0 ? -1 : 0;
+	access_leave(a);
+	return r;
+}
+
+void
+sched_list_free(struct sched_list *l)
+{
+	free(l->sub);
+	free(l->sched);
+	memset(l, 0, sizeof *l);
+}
+
+/* index_first_levels: the actions rg-build will look results up for. */
+static void
+index_first_levels(struct report *r)
+{
+	const struct rgraph *g = r->rg;
+	size_t i, k, n = 0;
+
+	for (i = 0; g != NULL && i < g->nv; i++)
+		if (g->v[i].nlevels > 0)
+			n += g->levels[g->v[i].first_level].count;
+	r->rg_vertex = xcalloc(n + 1, sizeof *r->rg_vertex);
+	r->rg_action = xcalloc(n + 1, sizeof *r->rg_action);
+	for (i = 0; g != NULL && i < g->nv; i++) {
+		const struct rg_level *lv;
+
+		if (g->v[i].nlevels == 0)
+			continue;
+		lv = &g->levels[g->v[i].first_level];
+		for (k = lv->first; k < lv->first + lv->count; k++) {
+			long x = idmap_add(&r->rg_actions, json_string_value(
+			    json_object_get(g->actions[k], "id")));
+
+			if (x >= 0) {
+				r->rg_vertex[x] = i;
+				r->rg_action[x] = g->actions[k];
+			}
+		}
+	}
+}
+
+void
+report_init(struct report *r, const struct rgraph *rg, const json_t *requests)
+{
+	memset(r, 0, sizeof *r);
+	r->schedules = json_array();
+	r->results = json_object();
+	r->other = json_object();
+	r->failed = json_array();
+	r->isolated = json_array();
+	r->units = json_array();
+	r->unreachable = json_array();
+	idmap_init(&r->failed_ids);
+	idmap_init(&r->isolated_ids);
+	idmap_init(&r->unit_ids);
+	idmap_init(&r->host_ids);
+	idmap_init(&r->rg_actions);
+	r->rg = rg;
+	r->requests = requests;
+	index_first_levels(r);
+}
+
+void
+report_schedule(struct report *r, const char *sched_id)
+{
+	json_array_append_new(r->schedules, json_string(sched_id));
+}
+
+/* add_once: append s to list unless seen has it. */
+static void
+add_once(json_t *list, struct idmap *seen, const char *s)
+{
+	if (idmap_add(seen, s) >= 0)
+		json_array_append_new(list, json_string(s));
+}
+
+/* max_retry: of the change set whose undo unit is uu (default 0). */
+static long
+max_retry(const struct report *r, const char *uu)
+{
+	const json_t *req, *cs;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(r->requests, "requests"), i, req)
+		json_array_foreach(json_object_get(req, "change_sets"), j, cs)
+			if (json_is_string(json_object_get(cs, "undo_unit")) &&
+			    strcmp(json_string_value(json_object_get(cs,
+			    "undo_unit")), uu) == 0)
+				return (long)json_integer_value(json_object_get(cs,
+				    "max_retry"));
+	return 0;
+}
+
+/* attempts: the failed attempts vertex v already had for uu. */
+static long
+attempts(const struct rgraph *g, size_t v, const char *uu)
+{
+	size_t k;
+
+	for (k = g->v[v].first_att; k < g->v[v].first_att + g->v[v].natt; k++)
+		if (strcmp(g->att[k].undo_unit, uu) == 0)
+			return g->att[k].count;
+	return 0;
+}
+
+/*
+ * judge_failure: a failed action of the resource graph.  An undo
+ * operation's action (no "change") leaves its resource failed (III.A:
+ * an isolated resource that cannot reach its undo version); a change's
+ * action counts one failed attempt, and past max-retry the resource is
+ * isolated-only.
+ */
+static void
+judge_failure(struct report *r, const json_t *action)
+{
+	const char *id = json_string_value(json_object_get(action, "id"));
+	const char *res = json_string_value(json_object_get(action, "resource"));
+	const char *uu = json_string_value(json_object_get(action, "undo_unit"));
+	long x = idmap_find(&r->rg_actions, id);
+
+	if (x < 0)
+		return;
+	if (json_object_get(r->rg_action[x], "change") == NULL)
+		add_once(r->failed, &r->failed_ids, res);
+	else if (attempts(r->rg, r->rg_vertex[x], uu) + 1 > max_retry(r, uu))
+		add_once(r->isolated, &r->isolated_ids, res);
+}
+
+void
+report_action(struct report *r, const json_t *action, enum action_result res)
+{
+	const char *id = json_string_value(json_object_get(action, "id"));
+	const char *uu = json_string_value(json_object_get(action, "undo_unit"));
+	const char *resource = json_string_value(json_object_get(action,
+	    "resource"));
+
+	json_object_set_new(uu != NULL ? r->results : r->other, id,
+	    json_string(report_result_names[res]));
+	if (res == RESULT_UNDO_FAILED)
+		add_once(r->failed, &r->failed_ids, resource);
+	if (uu != NULL && (res == RESULT_FAILED || res == RESULT_UNDO_FAILED))
+		add_once(r->units, &r->unit_ids, uu);
+	if (uu != NULL && res == RESULT_FAILED)
+		judge_failure(r, action);
+}
+
+void
+report_step(struct report *r, const char *id, enum action_result res)
+{
+	json_object_set_new(r->other, id, json_string(report_result_names[res]));
+}
+
+void
+report_unreachable(struct report *r, const char *host)
+{
+	add_once(r->unreachable, &r->host_ids, host);
+}
+
+/* isolated_only: drop from the isolated the resources that failed. */
+static json_t *
+isolated_only(const struct report *r)
+{
+	json_t *out = json_array(), *v;
+	size_t i;
+
+	json_array_foreach(r->isolated, i, v)
+		if (idmap_find(&r->failed_ids, json_string_value(v)) < 0)
+			json_array_append(out, v);
+	return out;
+}
+
+static int
+by_string(const void *a, const void *b)
+{
+	return strcmp(json_string_value(*(json_t *const *)a),
+	    json_string_value(*(json_t *const *)b));
+}
+
+static json_t *
+sorted(const json_t *list)
+{
+	size_t n = json_array_size(list), i;
+	json_t **v = xcalloc(n + 1, sizeof *v), *out = json_array();
+
+	for (i = 0; i < n; i++)
+		v[i] = json_array_get(list, i);
+	qsort(v, n, sizeof *v, by_string);
+	for (i = 0; i < n; i++)
+		json_array_append(out, v[i]);
+	free(v);
+	return out;
+}
+
+json_t *
+report_finish(struct report *r, long iteration, const char *time,
+    const char *actuator)
+{
+	json_t *sec = json_object();
+
+	json_object_set_new(sec, "iteration", json_integer(iteration));
+	json_object_set_new(sec, "time", json_string(time));
+	json_object_set_new(sec, "actuator", json_string(actuator));
+	json_object_set(sec, "schedules", r->schedules);
+	json_object_set(sec, "results", r->results);
+	json_object_set(sec, "other_results", r->other);
+	json_object_set(sec, "failed_resources", r->failed);
+	json_object_set_new(sec, "isolated_resources", isolated_only(r));
+	json_object_set(sec, "failed_undo_units", r->units);
+	json_object_set_new(sec, "unreachable_hosts", sorted(r->unreachable));
+	return sec;
+}
+
+void
+report_free(struct report *r)
+{
+	json_decref(r->schedules);
+	json_decref(r->results);
+	json_decref(r->other);
+	json_decref(r->failed);
+	json_decref(r->isolated);
+	json_decref(r->units);
+	json_decref(r->unreachable);
+	idmap_free(&r->failed_ids);
+	idmap_free(&r->isolated_ids);
+	idmap_free(&r->unit_ids);
+	idmap_free(&r->host_ids);
+	idmap_free(&r->rg_actions);
+	free(r->rg_vertex);
+	free(r->rg_action);
+}

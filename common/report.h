@@ -1,0 +1,85 @@
+/*
+ * report.h: the upgrade iteration report (seed 000 III.B, Fig. 3 and
+ * 4), as the "report" section holds it; see upkit-state(5), "The
+ * report section".  An actuator collects the schedules it runs with
+ * report_schedules(), hands in the result of every action in schedule
+ * order, and gets the section back from report_finish():
+ *
+ *	struct report r;
+ *	report_init(&r, &rg, requests);
+ *	report_schedule(&r, "i1");
+ *	report_action(&r, action, RESULT_FAILED);
+ *	state_put(doc, SECTION_REPORT,
+ *	    report_finish(&r, rg.iteration, time, "ansible"));
+ *	report_free(&r);
+ *
+ * Upgrade actions (those with an undo_unit) go to "results", which
+ * rg-build reads; every other action and replacement to
+ * "other_results".  Failed resources, isolated-only resources (failed
+ * attempts over max-retry, counted as rg-build counts them) and failed
+ * undo units follow from the results.
+ */
+#ifndef UPKIT_REPORT_H
+#define UPKIT_REPORT_H
+
+#include <jansson.h>
+
+#include "access.h"
+#include "idmap.h"
+#include "rgraph.h"
+
+enum action_result {
+	RESULT_SUCCEEDED, RESULT_FAILED, RESULT_UNDONE, RESULT_UNDO_FAILED,
+	RESULT_NOT_RUN
+};
+extern const char *const report_result_names[];	/* "succeeded", ... */
+
+/* The schedules of an iteration, in run order. */
+struct sched_list {
+	const json_t **sched;
+	long *sub;		/* -1: the schedule section; else sub_iterations[sub] */
+	size_t n;
+};
+
+/*
+ * report_schedules: the schedule section, then the schedule of each
+ * sub-iteration of the migrations section, each checked with
+ * schedule_check().  A missing schedule section is an error.  0 or -1.
+ */
+int report_schedules(struct access *a, const json_t *doc,
+    struct sched_list *out);
+void sched_list_free(struct sched_list *l);
+/*
+ * sched_list_enter: put a's path at schedule i (".schedule" or
+ * ".migrations.sub_iterations[j].schedule"); returns the number of
+ * access_leave() calls that take it back.
+ */
+int sched_list_enter(struct access *a, const struct sched_list *l, size_t i);
+
+struct report {
+	json_t *schedules, *results, *other;
+	json_t *failed, *isolated, *units, *unreachable;
+	struct idmap failed_ids, isolated_ids, unit_ids, host_ids;
+	const struct rgraph *rg;	/* may be NULL */
+	const json_t *requests;		/* the requests section, or NULL */
+	struct idmap rg_actions;	/* first-level action id -> index */
+	size_t *rg_vertex;		/* beside rg_actions: its vertex */
+	const json_t **rg_action;	/* and the action object */
+};
+
+/* report_init: rg and requests give failed attempts and max-retry. */
+void report_init(struct report *r, const struct rgraph *rg,
+    const json_t *requests);
+void report_schedule(struct report *r, const char *sched_id);
+/* report_action: the result of a scheduled action (its object). */
+void report_action(struct report *r, const json_t *action,
+    enum action_result res);
+/* report_step: the result of a replacement (on_failure) by its id. */
+void report_step(struct report *r, const char *id, enum action_result res);
+void report_unreachable(struct report *r, const char *host);
+/* report_finish: the section (a new reference, without "version"). */
+json_t *report_finish(struct report *r, long iteration, const char *time,
+    const char *actuator);
+void report_free(struct report *r);
+
+#endif

@@ -2,8 +2,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "diag.h"
-#include "exitcodes.h"
 #include "sla.h"
 
 struct failover_opts failover_opts = { 1, 0.0, 0.999 };

@@ -122,8 +122,7 @@ index_splits(struct bs *b)
 static void
 count_relying_vms(struct bs *b)
 {
-	size_t e, h;
-	long r;
+	size_t e, h, r;
 
 	b->relying_vms = xcalloc(b->in.rg.nv + 1, sizeof *b->relying_vms);
 	for (e = 0; e < b->in.rg.ne; e++) {
@@ -131,8 +130,7 @@ count_relying_vms(struct bs *b)
 
 		if ((d->type != DEP_VM_STORAGE && d->type != DEP_VM_CONTROLLER) ||
 		    d->presence == PRES_FUTURE ||
-		    (r = (long)b->res_of[d->dependent]) < 0 ||
-		    b->res_of[d->dependent] == NONE ||
+		    (r = b->res_of[d->dependent]) == NONE ||
 		    (h = b->cl.host_of[r]) == CLOUD_NONE)
 			continue;
 		b->relying_vms[d->sponsor] += b->cl.load[h];

@@ -1,0 +1,94 @@
+/*
+ * judge.c: the result of each scheduled action from what Ansible says
+ * of it and of its undo steps (upkit-state(5), the report section).
+ *
+ * Within a group of a stage, a failed action stops the group and the
+ * rescue undoes the actions completed before it, last first (seed 000
+ * III.A, resource-level undo).  So an action that succeeded is undone
+ * only when its group broke and every undo step of it succeeded; if a
+ * step failed, or never ran because an earlier one failed, it is
+ * undo-failed.  An unreachable host leaves its action's effect unknown,
+ * which is undo-failed too.  An action Ansible does not mention, or
+ * skipped, did not run: results are never guessed from an exit status.
+ */
+#include "ar.h"
+
+static const char *
+id_of(const json_t *step)
+{
+	return json_string_value(json_object_get(step, "id"));
+}
+
+static int
+undo_succeeded(const json_t *action, const struct outcomes *o)
+{
+	const json_t *u;
+	size_t i;
+
+	json_array_foreach(json_object_get(action, "undo"), i, u)
+		if (outcome_of(o, id_of(u)) != OUT_OK)
+			return 0;
+	return 1;
+}
+
+static enum action_result
+judge_action(const json_t *action, const struct outcomes *o, int broke)
+{
+	switch (outcome_of(o, id_of(action))) {
+	case OUT_UNREACHABLE:
+		return RESULT_UNDO_FAILED;
+	case OUT_FAILED:
+		return RESULT_FAILED;
+	case OUT_OK:
+		if (!broke || json_array_size(json_object_get(action,
+		    "undo")) == 0)
+			return RESULT_SUCCEEDED;
+		return undo_succeeded(action, o) ? RESULT_UNDONE :
+		    RESULT_UNDO_FAILED;
+	default:
+		return RESULT_NOT_RUN;
+	}
+}
+
+static enum action_result
+judge_replacement(const json_t *step, const struct outcomes *o)
+{
+	switch (outcome_of(o, id_of(step))) {
+	case OUT_OK:
+		return RESULT_SUCCEEDED;
+	case OUT_FAILED:
+	case OUT_UNREACHABLE:
+		return RESULT_FAILED;
+	default:
+		return RESULT_NOT_RUN;
+	}
+}
+
+static void
+judge_group(const json_t *group, const struct outcomes *o, struct report *r)
+{
+	const json_t *actions = json_object_get(group, "actions"), *act, *f;
+	size_t i;
+	int broke = 0;
+
+	json_array_foreach(actions, i, act)
+		broke |= outcome_of(o, id_of(act)) >= OUT_FAILED;
+	json_array_foreach(actions, i, act) {
+		report_action(r, act, judge_action(act, o, broke));
+		if ((f = json_object_get(act, "on_failure")) != NULL)
+			report_step(r, id_of(f), judge_replacement(f, o));
+	}
+}
+
+void
+judge_schedule(const json_t *sched, const struct outcomes *o,
+    struct report *r)
+{
+	const json_t *stage, *group;
+	size_t i, j;
+
+	report_schedule(r, id_of(sched));
+	json_array_foreach(json_object_get(sched, "stages"), i, stage)
+		json_array_foreach(json_object_get(stage, "groups"), j, group)
+			judge_group(group, o, r);
+}

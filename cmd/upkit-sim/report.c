@@ -137,14 +137,22 @@ sim_block(struct sim *s)
 	    "elapsed_ms", (json_int_t)s->now, "tenants", tot);
 }
 
+/* keys_of: a set's members in insertion order, or sorted. */
 static json_t *
-keys_of(const json_t *set)
+keys_of(const json_t *set, int sorted)
 {
 	json_t *arr = json_array(), *v;
 	const char *k;
+	size_t i;
 
-	json_object_foreach((json_t *)set, k, v)
-		json_array_append_new(arr, json_string(k));
+	json_object_foreach((json_t *)set, k, v) {
+		for (i = json_array_size(arr); sorted && i > 0 &&
+		    strcmp(json_string_value(json_array_get(arr, i - 1)), k) > 0;
+		    i--)
+			;
+		json_array_insert_new(arr, sorted ? i : json_array_size(arr),
+		    json_string(k));
+	}
 	return arr;
 }
 
@@ -154,11 +162,15 @@ report_build(struct sim *s)
 	char when[32];
 
 	time_format(s->start_epoch + s->now / 1000, when, sizeof when);
-	return json_pack("{s:I,s:s,s:O,s:o,s:o,s:O,s:o}",
+	return json_pack("{s:I,s:s,s:s,s:O,s:O,s:O,s:o,s:o,s:o,s:o,s:O,s:o}",
 	    "iteration", (json_int_t)s->iteration, "time", when,
-	    "results", s->results, "failed_resources", keys_of(s->failed),
-	    "isolated_resources", keys_of(s->isolated), "system",
-	    s->world.system, "sim", sim_block(s));
+	    "actuator", "upkit-sim", "schedules", s->schedules,
+	    "results", s->results, "other_results", s->other,
+	    "failed_resources", keys_of(s->failed, 0),
+	    "isolated_resources", keys_of(s->isolated, 0),
+	    "failed_undo_units", keys_of(s->failed_units, 0),
+	    "unreachable_hosts", keys_of(s->unreachable, 1),
+	    "system", s->world.system, "sim", sim_block(s));
 }
 
 static int

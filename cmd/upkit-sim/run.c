@@ -69,11 +69,21 @@ static void
 set_result(struct sim *s, const json_t *action, json_t *step,
     const char *result)
 {
+	const char *uu = world_str(action, "undo_unit");
+	const json_t *r = json_object_get(action, "on_failure");
+
 	if (step != NULL)
 		json_object_set_new(step, "result", json_string(result));
-	if (json_object_get(action, "undo_unit") != NULL)
-		json_object_set_new(s->results, world_str(action, "id"),
-		    json_string(result));
+	json_object_set_new(uu != NULL ? s->results : s->other,
+	    world_str(action, "id"), json_string(result));
+	if (uu != NULL && (strcmp(result, "failed") == 0 ||
+	    strcmp(result, "undo-failed") == 0))
+		json_object_set_new(s->failed_units, uu, json_true());
+	/* A replacement runs only if its migration failed (replace_vm). */
+	if (r != NULL && world_str(r, "id") != NULL &&
+	    json_object_get(s->other, world_str(r, "id")) == NULL)
+		json_object_set_new(s->other, world_str(r, "id"),
+		    json_string("not-run"));
 }
 
 static void
@@ -161,9 +171,13 @@ replace_vm(struct group_run *g, const json_t *a)
 	g->t += duration_of(r);
 	if (sim_draw_failure(g->s, world_str(r, "id"))) {
 		record(g->s, r, "failed", start, g->t);
+		json_object_set_new(g->s->other, world_str(r, "id"),
+		    json_string("failed"));
 		return;
 	}
 	record(g->s, r, "succeeded", start, g->t);
+	json_object_set_new(g->s->other, world_str(r, "id"),
+	    json_string("succeeded"));
 	json_object_set_new(vm, "host", json_string(world_str(a,
 	    "destination")));
 	outages_add(&g->s->outages, t, world_str(a, "vm"), world_str(vm,
@@ -195,8 +209,10 @@ refused(struct sim *s, const json_t *a)
 	const char *dst = world_str(a, "destination");
 
 	if (host != NULL && world_resource(&s->world, host) != NULL &&
-	    world_status_is(&s->world, host, "failed"))
+	    world_status_is(&s->world, host, "failed")) {
+		json_object_set_new(s->unreachable, host, json_true());
 		return 1;
+	}
 	return world_is(a, "op", "migrate") && dst != NULL &&
 	    world_host_vms(&s->world, dst) >= world_capacity(&s->world, dst);
 }
@@ -283,6 +299,7 @@ run_schedule(struct sim *s, const json_t *sched)
 	json_int_t c = json_integer_value(json_object_get(sched, "concurrency"));
 	size_t i;
 
+	json_array_append_new(s->schedules, json_string(world_str(sched, "id")));
 	json_array_foreach(json_object_get(sched, "stages"), i, stage) {
 		timeline_apply(s, s->now);
 		run_stage(s, stage, c >= 1 ? (long)c : 1, failed);

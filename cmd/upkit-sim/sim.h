@@ -134,6 +134,10 @@ struct sim {
 	ms_t iter_start, now;
 	int first;			/* no earlier iteration was simulated */
 	json_t *results;		/* the report's results */
+	json_t *other;			/* and its other_results */
+	json_t *schedules;		/* ids of the schedules run */
+	json_t *failed_units;		/* undo units with a failure (set) */
+	json_t *unreachable;		/* failed hosts met (set) */
 	json_t *steps;			/* every action and undo step run */
 	json_t *manual;			/* manual steps recorded */
 	json_t *events;			/* timeline events applied */

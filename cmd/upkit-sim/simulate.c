@@ -174,6 +174,10 @@ sim_free(struct sim *s)
 	outages_free(&s->outages);
 	json_decref(s->rg_actions);
 	json_decref(s->results);
+	json_decref(s->other);
+	json_decref(s->schedules);
+	json_decref(s->failed_units);
+	json_decref(s->unreachable);
 	json_decref(s->steps);
 	json_decref(s->manual);
 	json_decref(s->events);
@@ -192,6 +196,10 @@ simulate_run(const struct options *o, json_t *doc)
 
 	s.opt = o;
 	s.results = json_object();
+	s.other = json_object();
+	s.schedules = json_array();
+	s.failed_units = json_object();
+	s.unreachable = json_object();
 	s.steps = json_array();
 	s.manual = json_array();
 	s.events = json_array();

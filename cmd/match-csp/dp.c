@@ -21,6 +21,7 @@
 
 #define DP_MAX_STATES (1L << 20)
 #define DP_MAX_CELLS (1L << 22)
+#define DP_MAX_WORK 20000000.0
 
 /* A row in DP form: integer coefficients, a value range and a verdict. */
 struct drow {
@@ -383,6 +384,21 @@ run(const struct dp *dp, const struct mc_limits *lim, long *x,
 	    ST_INFEASIBLE;
 }
 
+/* work: transitions the DP would try, to leave huge ones to bnb. */
+static double
+work(const struct dp *dp)
+{
+	double w = 0;
+	size_t g, v;
+
+	for (g = 0; g < dp->ngroups; g++) {
+		v = dp->groups[dp->gstart[g]];
+		w += dp->unique[g] ? (double)(dp->gstart[g + 1] - dp->gstart[g] +
+		    1) : (double)(dp->in->hi[v] - dp->in->lo[v] + 1);
+	}
+	return w * (double)dp->nstates;
+}
+
 enum mc_status
 dp_solve(const struct inst *in, const struct mc_limits *lim, long *x,
     struct mc_stats *st)
@@ -399,7 +415,8 @@ dp_solve(const struct inst *in, const struct mc_limits *lim, long *x,
 		return k < 0 ? ST_INFEASIBLE : ST_UNSUITED;
 	}
 	make_groups(&dp);
-	if ((long)dp.ngroups * dp.nstates > DP_MAX_CELLS) {
+	if ((long)dp.ngroups * dp.nstates > DP_MAX_CELLS ||
+	    work(&dp) > DP_MAX_WORK) {
 		dp_free(&dp);
 		return ST_UNSUITED;
 	}

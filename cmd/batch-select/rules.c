@@ -117,8 +117,12 @@ index_splits(struct bs *b)
 	}
 }
 
-/* count_relying_vms: VMs on compute hosts relying on each vertex for VM
- * operations (vm-storage, vm-controller), after consolidation. */
+/*
+ * count_relying_vms: VMs on compute hosts relying on each vertex for VM
+ * operations (vm-storage, vm-controller), after consolidation.  A host
+ * already in the new partition relies on the new configuration, not on
+ * the old one its current-only edge still names (III.A, PPU).
+ */
 static void
 count_relying_vms(struct bs *b)
 {
@@ -131,7 +135,8 @@ count_relying_vms(struct bs *b)
 		if ((d->type != DEP_VM_STORAGE && d->type != DEP_VM_CONTROLLER) ||
 		    d->presence == PRES_FUTURE ||
 		    (r = b->res_of[d->dependent]) == NONE ||
-		    (h = b->cl.host_of[r]) == CLOUD_NONE)
+		    (h = b->cl.host_of[r]) == CLOUD_NONE ||
+		    (d->presence == PRES_CURRENT && b->cl.part[h] == PART_NEW))
 			continue;
 		b->relying_vms[d->sponsor] += b->cl.load[h];
 	}
@@ -314,9 +319,25 @@ storage_hosts_free(const struct bs *b)
 	return n;
 }
 
+/* old_vms: VMs still on old-partition hosts of partitioning cause c. */
+static long
+old_vms(const struct bs *b, size_t c)
+{
+	size_t h;
+	long n = 0;
+
+	for (h = 0; h < b->cl.nhosts; h++)
+		if (b->cl.part[h] == PART_OLD && b->cl.domain[h] == c)
+			n += b->cl.load[h];
+	return n;
+}
+
 /*
  * equation1: equation (1) for every PPU of a VM-supporting storage or
  * controller, once: a verdict for those it fails, else an empty rule.
+ * Both configurations must be kept "until the completion of the VM
+ * migrations" (III.A): once no VM is left on the old partition, the old
+ * configuration supports nothing and the equation no longer applies.
  */
 static void
 equation1(struct bs *b)
@@ -329,7 +350,7 @@ equation1(struct bs *b)
 	for (c = 0; c < b->cl.ncauses; c++) {
 		const struct part_cause *pc = &b->cl.causes[c];
 
-		if (pc->unit < 0)
+		if (pc->unit < 0 || old_vms(b, c) == 0)
 			continue;
 		old = idmap_find(&b->in.rg.ids, b->in.rg.units[pc->unit].old_id);
 		nw = pc->new_vertex;

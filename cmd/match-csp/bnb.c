@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "milp.h"
@@ -127,8 +128,15 @@ branch(struct search *s, struct bnode *nd, size_t j, double obj)
 static void
 progress(struct search *s)
 {
-	double t = now_seconds();
+	double t;
 
+	/*
+	 * Progress is for a person watching: on a terminal only, so that a
+	 * slow machine cannot change what a script sees on stderr.
+	 */
+	if (!isatty(STDERR_FILENO))
+		return;
+	t = now_seconds();
 	if (t - s->started < 1 || t - s->reported < 1)
 		return;
 	s->reported = t;

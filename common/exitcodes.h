@@ -13,10 +13,12 @@ enum exit_code {
 	EXIT_USAGE = 64,	/* bad command line: unknown option, bad operand */
 	EXIT_DATAERR = 65,	/* input is malformed or violates the format */
 	EXIT_NOINPUT = 66,	/* an input file does not exist or is unreadable */
+	EXIT_UNAVAILABLE = 69,	/* a service or program needed is not there */
 	EXIT_SOFTWARE = 70,	/* internal error: a bug in upkit */
 	EXIT_OSERR = 71,	/* the system failed us: out of memory, fork */
 	EXIT_CANTCREAT = 73,	/* an output file cannot be created */
 	EXIT_IOERR = 74,	/* reading or writing failed */
+	EXIT_TEMPFAIL = 75,	/* no answer yet: out of time, or suspended */
 };
 
 #endif

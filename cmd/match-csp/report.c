@@ -237,7 +237,7 @@ report_status(const struct plan *p)
 	case ST_INFEASIBLE:
 		return MC_EXIT_INFEASIBLE;
 	case ST_TIMEOUT:
-		return p->res.found ? EXIT_OK : MC_EXIT_TIMEOUT;
+		return p->res.found ? EXIT_OK : EXIT_TEMPFAIL;
 	default:
 		return EXIT_OK;
 	}

@@ -7,12 +7,10 @@
 #include "plan.h"
 
 /*
- * Exit statuses beyond exitcodes.h: a proven "no" is an answer, like
- * grep's 1; running out of time before any answer is sysexits'
- * EX_TEMPFAIL, "try again later" (with more time).
+ * A proven "no" is an answer, like grep's 1; running out of time before
+ * any answer is EXIT_TEMPFAIL, "try again later" (with more time).
  */
 #define MC_EXIT_INFEASIBLE 1
-#define MC_EXIT_TIMEOUT 75
 
 /* report_build: the result document (see match-csp(5), OUTPUT). */
 json_t *report_build(const struct plan *p, int timing, double total);

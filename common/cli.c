@@ -1,5 +1,7 @@
 /* cli.c: common command-line set-up (see cli.h). */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
 #include "diag.h"
@@ -28,4 +30,36 @@ cli_one_input(struct argp_state *state, const char *current, const char *arg)
 	if (current != NULL)
 		argp_error(state, "only one input file may be given");
 	return arg;
+}
+
+long
+cli_long(struct argp_state *state, const char *opt, const char *arg,
+    long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno != 0 || end == arg || *end != '\0' || v < min || v > max)
+		argp_error(state, "%s: '%s' is not a whole number from %ld to "
+		    "%ld", opt, arg, min, max);
+	return v;
+}
+
+double
+cli_number(struct argp_state *state, const char *opt, const char *arg,
+    double min, double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	/* !(v >= min) also refuses NaN. */
+	if (errno != 0 || end == arg || *end != '\0' || !(v >= min) ||
+	    v > max)
+		argp_error(state, "%s: '%s' is not a number from %g to %g", opt,
+		    arg, min, max);
+	return v;
 }

@@ -25,4 +25,14 @@ void cli_init(char **argv);
 const char *cli_one_input(struct argp_state *state, const char *current,
     const char *arg);
 
+/*
+ * Numeric option arguments: the whole argument must be a number within
+ * [min, max], or argp_error() reports "--opt: 'arg' is not ..." (opt
+ * names the option) and exits 64.
+ */
+long cli_long(struct argp_state *state, const char *opt, const char *arg,
+    long min, long max);
+double cli_number(struct argp_state *state, const char *opt, const char *arg,
+    double min, double max);
+
 #endif

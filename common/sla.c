@@ -2,37 +2,23 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "cli.h"
 #include "sla.h"
 
 struct failover_opts failover_opts = { 1, 0.0, 0.999 };
-
-static double
-parse_number(struct argp_state *state, const char *arg, double min,
-    double max)
-{
-	char *end;
-	double d = strtod(arg, &end);
-
-	if (end == arg || *end != '\0' || !(d >= min && d <= max))
-		argp_error(state, "'%s' is not a number in [%g, %g]", arg, min,
-		    max);
-	return d;
-}
 
 static error_t
 parse_failover(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
 	case 'f':
-		failover_opts.count = (long)parse_number(state, arg, 0, 1e9);
-		if ((double)failover_opts.count != strtod(arg, NULL))
-			argp_error(state, "'%s' is not a whole number", arg);
+		failover_opts.count = cli_long(state, "--failover", arg, 0, 1000000000);
 		break;
 	case 'r':
-		failover_opts.rate = parse_number(state, arg, 0, 1e6);
+		failover_opts.rate = cli_number(state, "--failure-rate", arg, 0, 1e6);
 		break;
 	case 'p':
-		failover_opts.probability = parse_number(state, arg, 0, 1);
+		failover_opts.probability = cli_number(state, "--probability", arg, 0, 1);
 		if (failover_opts.probability >= 1)
 			argp_error(state, "a probability of 1 needs every host "
 			    "reserved; give -f instead");

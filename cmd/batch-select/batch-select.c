@@ -35,17 +35,6 @@ static const struct argp_option option_list[] = {
 	{ 0 }
 };
 
-static long
-whole_number(struct argp_state *state, const char *arg)
-{
-	char *end;
-	long n = strtol(arg, &end, 10);
-
-	if (end == arg || *end != '\0' || n < 0 || n > 1000000000)
-		argp_error(state, "'%s' is not a whole number", arg);
-	return n;
-}
-
 static error_t
 parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -53,13 +42,13 @@ parse_opt(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case 'd':
-		o->dedicated = whole_number(state, arg);
+		o->dedicated = cli_long(state, "--dedicated", arg, 0, 1000000000);
 		break;
 	case 'j':
-		o->parallel = whole_number(state, arg);
+		o->parallel = cli_long(state, "--parallel", arg, 0, 1000000000);
 		break;
 	case 'm':
-		o->max_freed = whole_number(state, arg);
+		o->max_freed = cli_long(state, "--max-freed", arg, 0, 1000000000);
 		break;
 	case ARGP_KEY_ARG:
 		o->file = cli_one_input(state, o->file, arg);

@@ -8,7 +8,6 @@
  * of requirements that cannot hold together.
  */
 #include <argp.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,21 +48,6 @@ static const struct argp_option option_list[] = {
 	{ 0 }
 };
 
-static double
-number(struct argp_state *state, const char *arg, const char *what)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno != 0 || end == arg || *end != '\0' || !(v >= 0) ||
-	    v > 1e9)
-		argp_error(state, "%s: '%s' is not a non-negative number", what,
-		    arg);
-	return v;
-}
-
 static void
 set_now(struct argp_state *state, struct options *o, const char *arg)
 {
@@ -84,15 +68,14 @@ static error_t
 parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct options *o = state->input;
-	double v;
 
 	switch (key) {
 	case 'm': o->model = arg; break;
 	case 'g': o->plan.grow = 1; break;
 	case 'r': o->plan.replan = 1; break;
-	case 't': o->plan.time_limit = number(state, arg, "--time-limit"); break;
-	case OPT_GAP: o->plan.gap = number(state, arg, "--gap"); break;
-	case OPT_SPAN: o->plan.span = number(state, arg, "--error-span"); break;
+	case 't': o->plan.time_limit = cli_number(state, "--time-limit", arg, 0, 1e9); break;
+	case OPT_GAP: o->plan.gap = cli_number(state, "--gap", arg, 0, 1e9); break;
+	case OPT_SPAN: o->plan.span = cli_number(state, "--error-span", arg, 0, 1e9); break;
 	case OPT_TIMING: o->timing = 1; break;
 	case OPT_NOW: set_now(state, o, arg); break;
 	case OPT_METHOD:
@@ -102,10 +85,7 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		o->plan.method = strcmp(arg, "bnb") == 0 ? 2 : 0;
 		break;
 	case 'n':
-		v = number(state, arg, "--nodes");
-		if (v != (long)v || v > 100000)
-			argp_error(state, "--nodes: '%s' is not a count", arg);
-		o->plan.nodes = (long)v;
+		o->plan.nodes = cli_long(state, "--nodes", arg, 0, 100000);
 		break;
 	case 'e':
 		if (strcmp(arg, "lp") != 0)

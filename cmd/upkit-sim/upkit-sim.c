@@ -60,18 +60,6 @@ static const struct argp_option option_list[] = {
 	{ 0 }
 };
 
-static long
-number_arg(struct argp_state *state, const char *arg, long min, long max)
-{
-	char *end;
-	long v = strtol(arg, &end, 10);
-
-	if (*arg == '\0' || *end != '\0' || v < min || v > max)
-		argp_error(state, "'%s' is not a number from %ld to %ld", arg,
-		    min, max);
-	return v;
-}
-
 static void
 seconds_arg(struct argp_state *state, const char *arg, ms_t *out)
 {
@@ -92,20 +80,16 @@ static error_t
 parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct options *o = state->input;
-	char *end;
 
 	switch (key) {
 	case 'f':
 		idmap_add(&o->fail_ids, arg);
 		break;
 	case 'p':
-		o->fail_rate = strtod(arg, &end);
-		if (*arg == '\0' || *end != '\0' || !(o->fail_rate >= 0 &&
-		    o->fail_rate <= 1))
-			argp_error(state, "'%s' is not a probability", arg);
+		o->fail_rate = cli_number(state, "--fail-rate", arg, 0, 1);
 		break;
 	case 's':
-		o->seed = (uint64_t)number_arg(state, arg, 0, LONG_MAX);
+		o->seed = (uint64_t)cli_long(state, "--seed", arg, 0, LONG_MAX);
 		break;
 	case 't':
 		o->timeline = arg;
@@ -123,11 +107,11 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		seconds_arg(state, arg, &o->recovery_ms);
 		break;
 	case 'b':
-		o->rolling = number_arg(state, arg, 1, 64);
+		o->rolling = cli_long(state, "--rolling", arg, 1, 64);
 		set_mode(state, o, MODE_ROLLING);
 		break;
 	case 'm':
-		o->samples = number_arg(state, arg, 1, 100000000);
+		o->samples = cli_long(state, "--samples", arg, 1, 100000000);
 		break;
 	case OPT_SUMMARY:
 		set_mode(state, o, MODE_SUMMARY);

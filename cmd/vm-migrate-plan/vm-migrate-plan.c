@@ -37,14 +37,10 @@ static error_t
 parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct options *o = state->input;
-	char *end;
 
 	switch (key) {
 	case 'k':
-		o->new_capacity = strtol(arg, &end, 10);
-		if (end == arg || *end != '\0' || o->new_capacity < 1 ||
-		    o->new_capacity > 1000000)
-			argp_error(state, "'%s' is not a capacity", arg);
+		o->new_capacity = cli_long(state, "--new-capacity", arg, 1, 1000000);
 		break;
 	case 's':
 		o->standby_first = 1;

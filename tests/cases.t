@@ -11,6 +11,7 @@
 # The command runs inside the case folder, so file operands and the
 # names in diagnostics are relative to it.  UPKIT_REGEN=1 rewrites the
 # expected files from what the tools do now (review the diff!).
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 run_case() {

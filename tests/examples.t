@@ -6,8 +6,9 @@
 # standard output, unless the line just before it is a roff comment
 #   .\" status: N
 # naming the status it documents.  Docs cannot drift from behaviour.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-cd "$top"
+cd "$top" || exit 1
 
 # unroff: the mdoc escapes used in commands back to plain text.
 unroff() {

@@ -1,6 +1,7 @@
 #!/bin/sh
 # install.t: "make install" honours PREFIX and DESTDIR, installs every
 # tool and every man page, and the installed tools run from there.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 stage="$T/stage"
 if make -s -C "$top" install PREFIX=/opt/upkit DESTDIR="$stage" \

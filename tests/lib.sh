@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # lib.sh: the prelude every shell test sources.
 #
 # Strict shell, C locale, the built tools first on PATH, a scratch

@@ -3,6 +3,7 @@
 # a man page that lints clean and has the sections operators look for,
 # --help and --version on stdout with status 0, unknown options exit 64
 # with nothing on stdout, and a full disk on stdout is an error (74).
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 version=$(cat "$top/VERSION")
 

@@ -1,87 +1,12 @@
-/*
- * report.c: build the upgrade iteration report (see report.h) and
- * gather the schedules it covers.
- */
+/* report.c: build the upgrade iteration report (see report.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
-#include "schedule.h"
-#include "state.h"
 #include "xalloc.h"
 
 const char *const report_result_names[] = { "succeeded", "failed", "undone",
 	"undo-failed", "not-run", NULL };
-
-static void
-list_add(struct sched_list *l, const json_t *sched, long sub)
-{
-	l->sched = xreallocarray(l->sched, l->n + 1, sizeof *l->sched);
-	l->sub = xreallocarray(l->sub, l->n + 1, sizeof *l->sub);
-	l->sched[l->n] = sched;
-	l->sub[l->n++] = sub;
-}
-
-int
-sched_list_enter(struct access *a, const struct sched_list *l, size_t i)
-{
-	if (l->sub[i] < 0) {
-		access_enter_key(a, "schedule");
-		return 1;
-	}
-	access_enter_key(a, "migrations");
-	access_enter_key(a, "sub_iterations");
-	access_enter_index(a, (size_t)l->sub[i]);
-	access_enter_key(a, "schedule");
-	return 4;
-}
-
-static int
-take_sub(struct access *a, const json_t *sub, size_t i, void *p)
-{
-	json_t *sched;
-	int r;
-
-	if (acc_as_object(a, sub) < 0 ||
-	    acc_get_object(a, sub, "schedule", ACC_REQUIRED, &sched) < 0)
-		return -1;
-	access_enter_key(a, "schedule");
-	if ((r = schedule_check(a, sched)) == 0)
-		list_add(p, sched, (long)i);
-	access_leave(a);
-	return r;
-}
-
-int
-report_schedules(struct access *a, const json_t *doc, struct sched_list *out)
-{
-	json_t *sched, *mig;
-	int r;
-
-	if (state_require(a, doc, SECTION_SCHEDULE, &sched) < 0)
-		return -1;
-	access_enter_key(a, "schedule");
-	r = schedule_check(a, sched);
-	access_leave(a);
-	if (r < 0)
-		return -1;
-	list_add(out, sched, -1);
-	if ((mig = state_section(doc, SECTION_MIGRATIONS)) == NULL)
-		return 0;
-	access_enter_key(a, "migrations");
-	r = acc_each_element(a, mig, "sub_iterations", ACC_OPTIONAL, take_sub,
-	    out) < 0 ? -1 : 0;
-	access_leave(a);
-	return r;
-}
-
-void
-sched_list_free(struct sched_list *l)
-{
-	free(l->sub);
-	free(l->sched);
-	memset(l, 0, sizeof *l);
-}
 
 /* index_first_levels: the actions rg-build will look results up for. */
 static void
@@ -192,12 +117,23 @@ judge_failure(struct report *r, const json_t *action)
 	const char *uu = json_string_value(json_object_get(action, "undo_unit"));
 	long x = idmap_find(&r->rg_actions, id);
 
-	if (x < 0)
+	if (x < 0 || res == NULL)
 		return;
 	if (json_object_get(r->rg_action[x], "change") == NULL)
-		add_once(r->failed, &r->failed_ids, res);
+		report_failed(r, res);
 	else if (attempts(r->rg, r->rg_vertex[x], uu) + 1 > max_retry(r, uu))
 		add_once(r->isolated, &r->isolated_ids, res);
+}
+
+/* failed_resource: what an undo-failed action leaves failed, or NULL. */
+static const char *
+failed_resource(const json_t *action)
+{
+	const char *op = json_string_value(json_object_get(action, "op"));
+
+	if (op != NULL && strcmp(op, "migrate") == 0)
+		return NULL;
+	return json_string_value(json_object_get(action, "resource"));
 }
 
 void
@@ -205,13 +141,16 @@ report_action(struct report *r, const json_t *action, enum action_result res)
 {
 	const char *id = json_string_value(json_object_get(action, "id"));
 	const char *uu = json_string_value(json_object_get(action, "undo_unit"));
-	const char *resource = json_string_value(json_object_get(action,
-	    "resource"));
+	const char *rid = json_string_value(json_object_get(json_object_get(
+	    action, "on_failure"), "id"));
 
 	json_object_set_new(uu != NULL ? r->results : r->other, id,
 	    json_string(report_result_names[res]));
+	/* A replacement runs only when its migration failed. */
+	if (rid != NULL && json_object_get(r->other, rid) == NULL)
+		report_step(r, rid, RESULT_NOT_RUN);
 	if (res == RESULT_UNDO_FAILED)
-		add_once(r->failed, &r->failed_ids, resource);
+		report_failed(r, failed_resource(action));
 	if (uu != NULL && (res == RESULT_FAILED || res == RESULT_UNDO_FAILED))
 		add_once(r->units, &r->unit_ids, uu);
 	if (uu != NULL && res == RESULT_FAILED)
@@ -228,6 +167,13 @@ void
 report_unreachable(struct report *r, const char *host)
 {
 	add_once(r->unreachable, &r->host_ids, host);
+}
+
+void
+report_failed(struct report *r, const char *resource)
+{
+	if (resource != NULL)
+		add_once(r->failed, &r->failed_ids, resource);
 }
 
 /* isolated_only: drop from the isolated the resources that failed. */

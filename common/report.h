@@ -2,8 +2,8 @@
  * report.h: the upgrade iteration report (seed 000 III.B, Fig. 3 and
  * 4), as the "report" section holds it; see upkit-state(5), "The
  * report section".  An actuator collects the schedules it runs with
- * report_schedules(), hands in the result of every action in schedule
- * order, and gets the section back from report_finish():
+ * sched_list_collect() (schedule.h), hands in the result of every action
+ * in schedule order, and gets the section back from report_finish():
  *
  *	struct report r;
  *	report_init(&r, &rg, requests);
@@ -17,7 +17,10 @@
  * rg-build reads; every other action and replacement to
  * "other_results".  Failed resources, isolated-only resources (failed
  * attempts over max-retry, counted as rg-build counts them) and failed
- * undo units follow from the results.
+ * undo units follow from the results.  An actuator that runs actions
+ * itself (upkit-sim) may report an action again as its result changes
+ * (succeeded, then undone): the new result replaces the old one in its
+ * place.
  */
 #ifndef UPKIT_REPORT_H
 #define UPKIT_REPORT_H
@@ -34,28 +37,6 @@ enum action_result {
 };
 extern const char *const report_result_names[];	/* "succeeded", ... */
 
-/* The schedules of an iteration, in run order. */
-struct sched_list {
-	const json_t **sched;
-	long *sub;		/* -1: the schedule section; else sub_iterations[sub] */
-	size_t n;
-};
-
-/*
- * report_schedules: the schedule section, then the schedule of each
- * sub-iteration of the migrations section, each checked with
- * schedule_check().  A missing schedule section is an error.  0 or -1.
- */
-int report_schedules(struct access *a, const json_t *doc,
-    struct sched_list *out);
-void sched_list_free(struct sched_list *l);
-/*
- * sched_list_enter: put a's path at schedule i (".schedule" or
- * ".migrations.sub_iterations[j].schedule"); returns the number of
- * access_leave() calls that take it back.
- */
-int sched_list_enter(struct access *a, const struct sched_list *l, size_t i);
-
 struct report {
 	json_t *schedules, *results, *other;
 	json_t *failed, *isolated, *units, *unreachable;
@@ -67,16 +48,27 @@ struct report {
 	const json_t **rg_action;	/* and the action object */
 };
 
-/* report_init: rg and requests give failed attempts and max-retry. */
+/*
+ * report_init: rg and requests give failed attempts and max-retry.
+ * Without rg, isolated_resources stays empty and rg-build decides
+ * isolation at max-retry from the results alone.
+ */
 void report_init(struct report *r, const struct rgraph *rg,
     const json_t *requests);
 void report_schedule(struct report *r, const char *sched_id);
-/* report_action: the result of a scheduled action (its object). */
+/*
+ * report_action: the result of a scheduled action (its object).  Its
+ * replacement (on_failure), if any, is not-run until report_step()
+ * says otherwise.  An undo-failed action leaves its resource failed,
+ * unless it is a migration: a VM is no resource of the system.
+ */
 void report_action(struct report *r, const json_t *action,
     enum action_result res);
 /* report_step: the result of a replacement (on_failure) by its id. */
 void report_step(struct report *r, const char *id, enum action_result res);
 void report_unreachable(struct report *r, const char *host);
+/* report_failed: a resource found failed outside any action's result. */
+void report_failed(struct report *r, const char *resource);
 /* report_finish: the section (a new reference, without "version"). */
 json_t *report_finish(struct report *r, long iteration, const char *time,
     const char *actuator);

@@ -8,8 +8,8 @@
  * group run in order.  Every action has a stable id, the inventory host
  * it runs on, an argv (or a manual step), a duration and its undo
  * actions.  batch-select and vm-migrate-plan build schedules with the
- * sched_* functions; actuators read them back with schedule_check() and
- * schedule_each_action().
+ * sched_* functions; actuators read them back with sched_list_collect(),
+ * and vm-migrate-plan with schedule_check() and schedule_each_action().
  */
 #ifndef UPKIT_SCHEDULE_H
 #define UPKIT_SCHEDULE_H
@@ -61,8 +61,12 @@ char *sched_format(const char *fmt, ...) DIAG_PRINTF(1, 2);
 
 /*
  * schedule_check: sched is a well-formed schedule object: known keys,
- * types, unique action ids, every action with argv or manual.  Returns
- * 0 or -1 (diagnosed at the path of the fault).
+ * types, unique action ids, every action with argv or manual, every
+ * migration (op "migrate" or phase "migration") with its vm, source
+ * and destination, and no string with a NUL inside (C would read it
+ * cut short).  "op" and "resource" may be absent, for an action that
+ * changes no resource (a check the operator makes).  Returns 0 or -1
+ * (diagnosed at the path of the fault).
  */
 int schedule_check(struct access *a, const json_t *sched);
 
@@ -74,5 +78,35 @@ int schedule_check(struct access *a, const json_t *sched);
 typedef int (*sched_action_fn)(const json_t *action, size_t stage,
     size_t group, void *ctx);
 int schedule_each_action(const json_t *sched, sched_action_fn fn, void *ctx);
+
+/*
+ * The schedules an actuator runs in one iteration, in run order: the
+ * schedule section, then the schedule of each sub-iteration of the
+ * migrations section when that is "planned".
+ */
+struct sched_list {
+	const json_t **sched;
+	long *sub;		/* -1: the schedule section; else sub_iterations[sub] */
+	size_t n;
+};
+
+/*
+ * sched_step_check_fn: an actuator's own check of one step (an action,
+ * an undo step or a replacement) whose form is checked already, with
+ * a's path at the step; 0, or -1 once diagnosed.
+ */
+typedef int (*sched_step_check_fn)(struct access *a, const json_t *step,
+    void *ctx);
+
+/*
+ * sched_list_collect: the schedules of doc into out (initially zeroed),
+ * each checked as by schedule_check(), action ids unique over all of
+ * them (the report finds results by id), and every step passed to
+ * check, unless it is NULL.  A missing schedule section is an error.
+ * Returns 0 or -1 (diagnosed); free out either way.
+ */
+int sched_list_collect(struct access *a, const json_t *doc,
+    sched_step_check_fn check, void *ctx, struct sched_list *out);
+void sched_list_free(struct sched_list *l);
 
 #endif

@@ -1,27 +1,85 @@
 /*
- * schedule_check.c: check a schedule object and walk its actions, for
- * the actuators that run what batch-select and vm-migrate-plan plan
- * (see schedule.h and upkit-state(5)).
+ * schedule_check.c: check the schedule objects an actuator runs, one or
+ * all of an iteration's, and walk their actions (see schedule.h and
+ * upkit-state(5), "The schedule section").
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "idmap.h"
 #include "schedule.h"
+#include "state.h"
+#include "xalloc.h"
 
 struct check_ctx {
 	struct idmap ids;	/* action ids seen, undo ids included */
+	size_t first;		/* ids from this index on are this schedule's */
+	sched_step_check_fn check;	/* the actuator's own, or NULL */
+	void *ctx;
 };
 
+/* as_text: a string without NUL inside, which C would read cut short. */
+static int
+as_text(struct access *a, const json_t *v, const char **out)
+{
+	if (acc_as_string(a, v, out) < 0)
+		return -1;
+	if (strlen(*out) != json_string_length(v))
+		return access_fail(a, "string holds a NUL character");
+	return 0;
+}
+
+/* get_text: acc_get_string() with as_text()'s check; 0, 1 or -1. */
+static int
+get_text(struct access *a, const json_t *obj, const char *key, int flags,
+    const char **out)
+{
+	json_t *v;
+	int r;
+
+	if ((r = acc_get(a, obj, key, flags, &v)) != 0)
+		return r;
+	access_enter_key(a, key);
+	r = as_text(a, v, out);
+	access_leave(a);
+	return r;
+}
+
+/*
+ * unique_id: within the schedule, and across the iteration's, since a
+ * report holds one result per id.
+ */
 static int
 unique_id(struct access *a, struct check_ctx *c, const json_t *obj)
 {
 	const char *id;
+	long x;
 
-	if (acc_get_string(a, obj, "id", ACC_REQUIRED, &id) < 0)
+	if (get_text(a, obj, "id", ACC_REQUIRED, &id) < 0)
 		return -1;
-	if (idmap_add(&c->ids, id) < 0)
+	if ((x = idmap_add(&c->ids, id)) >= 0)
+		return 0;
+	if ((size_t)(-x - 1) >= c->first)
 		return access_fail_at(a, "id", "duplicate action id \"%s\"", id);
-	return 0;
+	return access_fail_at(a, "id", "action id \"%s\" is used by an earlier "
+	    "schedule too", id);
+}
+
+/* own_check: the actuator's check of a step whose form is checked. */
+static int
+own_check(struct access *a, struct check_ctx *c, const json_t *step)
+{
+	return c->check != NULL ? c->check(a, step, c->ctx) : 0;
+}
+
+static int
+check_arg(struct access *a, const json_t *v, size_t i, void *p)
+{
+	const char *s;
+
+	(void)i;
+	(void)p;
+	return as_text(a, v, &s);
 }
 
 /* check_command: argv (non-empty strings) or manual, host, duration. */
@@ -29,35 +87,27 @@ static int
 check_command(struct access *a, const json_t *obj)
 {
 	const char *s;
-	json_t *argv, *v;
+	json_t *argv;
 	json_int_t d;
-	size_t i;
 	int r;
 
-	if (acc_get_string(a, obj, "host", ACC_REQUIRED, &s) < 0 ||
+	if (get_text(a, obj, "host", ACC_REQUIRED, &s) < 0 ||
 	    acc_get_int_range(a, obj, "duration", ACC_REQUIRED, 0, 100000000,
 	    &d) < 0 ||
 	    (r = acc_get_array(a, obj, "argv", ACC_OPTIONAL, &argv)) < 0)
 		return -1;
 	if (r == 1)
-		return acc_get_string(a, obj, "manual", ACC_REQUIRED, &s) < 0 ?
-		    -1 : 0;
+		return get_text(a, obj, "manual", ACC_REQUIRED, &s) < 0 ? -1 : 0;
 	if (json_object_get(obj, "manual") != NULL)
 		return access_fail_at(a, "manual", "an action has argv or "
 		    "manual, not both");
 	if (json_array_size(argv) == 0)
 		return access_fail_at(a, "argv", "empty argument vector");
-	access_enter_key(a, "argv");
-	json_array_foreach(argv, i, v) {
-		access_enter_index(a, i);
-		if (acc_as_string(a, v, &s) < 0)
-			return -1;
-		access_leave(a);
-	}
-	access_leave(a);
-	return 0;
+	return acc_each_element(a, obj, "argv", ACC_REQUIRED, check_arg,
+	    NULL) < 0 ? -1 : 0;
 }
 
+/* check_step: an undo step or a replacement. */
 static int
 check_step(struct access *a, const json_t *v, size_t i, void *p)
 {
@@ -66,9 +116,38 @@ check_step(struct access *a, const json_t *v, size_t i, void *p)
 
 	(void)i;
 	if (acc_as_object(a, v) < 0 || acc_check_keys(a, v, known) < 0 ||
-	    unique_id(a, p, v) < 0)
+	    unique_id(a, p, v) < 0 || check_command(a, v) < 0)
 		return -1;
-	return check_command(a, v);
+	return own_check(a, p, v);
+}
+
+/* check_migration: a VM move names the VM and both hosts. */
+static int
+check_migration(struct access *a, const json_t *v, int phase, const char *op)
+{
+	const char *s;
+	int up;
+
+	if (phase != 3 && (op == NULL || strcmp(op, "migrate") != 0))
+		return 0;
+	return get_text(a, v, "vm", ACC_REQUIRED, &s) < 0 ||
+	    get_text(a, v, "source", ACC_REQUIRED, &s) < 0 ||
+	    get_text(a, v, "destination", ACC_REQUIRED, &s) < 0 ||
+	    acc_get_bool(a, v, "vm_upgrade", ACC_OPTIONAL, &up) < 0 ? -1 : 0;
+}
+
+static int
+check_replacement(struct access *a, const json_t *v, void *p)
+{
+	json_t *f;
+	int r;
+
+	if ((r = acc_get_object(a, v, "on_failure", ACC_OPTIONAL, &f)) != 0)
+		return r < 0 ? -1 : 0;
+	access_enter_key(a, "on_failure");
+	r = check_step(a, f, 0, p);
+	access_leave(a);
+	return r;
 }
 
 static int
@@ -79,79 +158,83 @@ check_action(struct access *a, const json_t *v, size_t i, void *p)
 		"source", "destination", "vm_upgrade", "on_failure", NULL };
 	static const char *const phases[] = { "prerequisite", "upgrade",
 		"wrap-up", "migration", NULL };
-	const char *s;
-	json_t *f;
-	int k, r;
+	const char *s, *op = NULL;
+	int k;
 
 	(void)i;
 	if (acc_as_object(a, v) < 0 || acc_check_keys(a, v, known) < 0 ||
 	    unique_id(a, p, v) < 0 ||
 	    acc_get_enum(a, v, "phase", ACC_REQUIRED, phases, &k) < 0 ||
-	    acc_get_string(a, v, "op", ACC_REQUIRED, &s) < 0 ||
-	    acc_get_string(a, v, "resource", ACC_REQUIRED, &s) < 0 ||
-	    check_command(a, v) < 0 ||
-	    acc_each_element(a, v, "undo", ACC_REQUIRED, check_step, p) < 0 ||
-	    (r = acc_get_object(a, v, "on_failure", ACC_OPTIONAL, &f)) < 0)
+	    get_text(a, v, "op", ACC_OPTIONAL, &op) < 0 ||
+	    get_text(a, v, "resource", ACC_OPTIONAL, &s) < 0 ||
+	    get_text(a, v, "undo_unit", ACC_OPTIONAL, &s) < 0 ||
+	    check_command(a, v) < 0 || check_migration(a, v, k, op) < 0 ||
+	    own_check(a, p, v) < 0 ||
+	    acc_each_element(a, v, "undo", ACC_REQUIRED, check_step, p) < 0)
 		return -1;
-	if (r == 0) {
-		access_enter_key(a, "on_failure");
-		r = check_step(a, f, 0, p);
-		access_leave(a);
-		if (r < 0)
-			return -1;
-	}
-	if (k == 3 && (acc_get_string(a, v, "vm", ACC_REQUIRED, &s) < 0 ||
-	    acc_get_string(a, v, "source", ACC_REQUIRED, &s) < 0 ||
-	    acc_get_string(a, v, "destination", ACC_REQUIRED, &s) < 0))
+	return check_replacement(a, v, p);
+}
+
+/* check_part: a group (its actions) or a stage (its phase, groups). */
+static int
+check_part(struct access *a, const json_t *v, int phased,
+    const char *list, acc_element_fn fn, void *p)
+{
+	static const char *const group_keys[] = { "id", "actions", NULL };
+	static const char *const stage_keys[] = { "id", "phase", "groups",
+		NULL };
+	const char *s;
+
+	if (acc_as_object(a, v) < 0 ||
+	    acc_check_keys(a, v, phased ? stage_keys : group_keys) < 0 ||
+	    get_text(a, v, "id", ACC_REQUIRED, &s) < 0 ||
+	    (phased && get_text(a, v, "phase", ACC_REQUIRED, &s) < 0))
 		return -1;
-	return 0;
+	return acc_each_element(a, v, list, ACC_REQUIRED, fn, p);
 }
 
 static int
 check_group(struct access *a, const json_t *v, size_t i, void *p)
 {
-	static const char *const known[] = { "id", "actions", NULL };
-	const char *s;
-
 	(void)i;
-	if (acc_as_object(a, v) < 0 || acc_check_keys(a, v, known) < 0 ||
-	    acc_get_string(a, v, "id", ACC_REQUIRED, &s) < 0)
-		return -1;
-	return acc_each_element(a, v, "actions", ACC_REQUIRED, check_action, p);
+	return check_part(a, v, 0, "actions", check_action, p);
 }
 
 static int
 check_stage(struct access *a, const json_t *v, size_t i, void *p)
 {
-	static const char *const known[] = { "id", "phase", "groups", NULL };
+	(void)i;
+	return check_part(a, v, 1, "groups", check_group, p);
+}
+
+/* check_one: a schedule, with the ids of the earlier ones in c. */
+static int
+check_one(struct access *a, const json_t *sched, struct check_ctx *c)
+{
+	static const char *const known[] = { "version", "id", "concurrency",
+		"stages", NULL };
+	json_int_t n;
 	const char *s;
 
-	(void)i;
-	if (acc_as_object(a, v) < 0 || acc_check_keys(a, v, known) < 0 ||
-	    acc_get_string(a, v, "id", ACC_REQUIRED, &s) < 0 ||
-	    acc_get_string(a, v, "phase", ACC_REQUIRED, &s) < 0)
+	c->first = c->ids.count;
+	if (acc_as_object(a, sched) < 0 ||
+	    acc_check_keys(a, sched, known) < 0 ||
+	    get_text(a, sched, "id", ACC_REQUIRED, &s) < 0 ||
+	    acc_get_int_range(a, sched, "concurrency", ACC_REQUIRED, 1,
+	    1000000000, &n) < 0)
 		return -1;
-	return acc_each_element(a, v, "groups", ACC_REQUIRED, check_group, p);
+	return acc_each_element(a, sched, "stages", ACC_REQUIRED, check_stage,
+	    c) < 0 ? -1 : 0;
 }
 
 int
 schedule_check(struct access *a, const json_t *sched)
 {
-	static const char *const known[] = { "version", "id", "concurrency",
-		"stages", NULL };
-	struct check_ctx c;
-	json_int_t n;
-	const char *s;
-	int r = -1;
+	struct check_ctx c = { .check = NULL };
+	int r;
 
 	idmap_init(&c.ids);
-	if (acc_as_object(a, sched) == 0 &&
-	    acc_check_keys(a, sched, known) == 0 &&
-	    acc_get_string(a, sched, "id", ACC_REQUIRED, &s) == 0 &&
-	    acc_get_int_range(a, sched, "concurrency", ACC_REQUIRED, 1,
-	    1000000000, &n) == 0)
-		r = acc_each_element(a, sched, "stages", ACC_REQUIRED,
-		    check_stage, &c);
+	r = check_one(a, sched, &c);
 	idmap_free(&c.ids);
 	return r;
 }
@@ -169,4 +252,81 @@ schedule_each_action(const json_t *sched, sched_action_fn fn, void *ctx)
 				if ((r = fn(act, i, j, ctx)) != 0)
 					return r;
 	return 0;
+}
+
+static void
+list_add(struct sched_list *l, const json_t *sched, long sub)
+{
+	l->sched = xreallocarray(l->sched, l->n + 1, sizeof *l->sched);
+	l->sub = xreallocarray(l->sub, l->n + 1, sizeof *l->sub);
+	l->sched[l->n] = sched;
+	l->sub[l->n++] = sub;
+}
+
+struct collect {
+	struct check_ctx c;
+	struct sched_list *out;
+};
+
+/* take: check the schedule at member "schedule" of obj, then keep it. */
+static int
+take(struct access *a, const json_t *obj, struct collect *k, long sub)
+{
+	json_t *sched;
+	int r;
+
+	if (acc_get_object(a, obj, "schedule", ACC_REQUIRED, &sched) < 0)
+		return -1;
+	access_enter_key(a, "schedule");
+	if ((r = check_one(a, sched, &k->c)) == 0)
+		list_add(k->out, sched, sub);
+	access_leave(a);
+	return r;
+}
+
+static int
+take_sub(struct access *a, const json_t *sub, size_t i, void *p)
+{
+	return acc_as_object(a, sub) < 0 ? -1 : take(a, sub, p, (long)i);
+}
+
+/* take_subs: the sub-iterations of a planned migrations section. */
+static int
+take_subs(struct access *a, const json_t *mig, struct collect *k)
+{
+	const char *status;
+	int r;
+
+	access_enter_key(a, "migrations");
+	r = get_text(a, mig, "status", ACC_REQUIRED, &status);
+	if (r == 0 && strcmp(status, "planned") == 0)
+		r = acc_each_element(a, mig, "sub_iterations", ACC_OPTIONAL,
+		    take_sub, k) < 0 ? -1 : 0;
+	access_leave(a);
+	return r;
+}
+
+int
+sched_list_collect(struct access *a, const json_t *doc,
+    sched_step_check_fn check, void *ctx, struct sched_list *out)
+{
+	struct collect k = { { .check = check, .ctx = ctx }, out };
+	json_t *sched, *mig;
+	int r = -1;
+
+	idmap_init(&k.c.ids);
+	if (state_require(a, doc, SECTION_SCHEDULE, &sched) == 0 &&
+	    take(a, doc, &k, -1) == 0)
+		r = (mig = state_section(doc, SECTION_MIGRATIONS)) == NULL ? 0 :
+		    take_subs(a, mig, &k);
+	idmap_free(&k.c.ids);
+	return r;
+}
+
+void
+sched_list_free(struct sched_list *l)
+{
+	free(l->sub);
+	free(l->sched);
+	memset(l, 0, sizeof *l);
 }

@@ -14,7 +14,7 @@
 #include <yaml.h>
 
 #include "access.h"
-#include "report.h"
+#include "schedule.h"
 
 /* yamlw: a libyaml emitter; the first failure sticks in failed. */
 struct yamlw {

@@ -13,6 +13,7 @@
 #include "exitcodes.h"
 #include "load.h"
 #include "output.h"
+#include "schedule.h"
 #include "state.h"
 #include "timefmt.h"
 
@@ -101,7 +102,7 @@ build(struct access *a, const struct options *opt, json_t *doc,
 	rgraph_init(&rg);
 	if (state_check(a, doc) == 0 &&
 	    state_require(a, doc, SECTION_RESOURCE_GRAPH, &sec) == 0 &&
-	    report_schedules(a, doc, &l) == 0) {
+	    sched_list_collect(a, doc, NULL, NULL, &l) == 0) {
 		access_enter_key(a, "resource_graph");
 		if (rgraph_load(a, sec, &rg) == 0 &&
 		    report_time(opt, o, when, sizeof when) == 0) {

@@ -6,6 +6,7 @@
 
 #include "diag.h"
 #include "exitcodes.h"
+#include "jwriter.h"
 #include "output.h"
 #include "xalloc.h"
 
@@ -30,58 +31,30 @@ parse_opt(int key, char *arg, struct argp_state *state)
 const struct argp output_argp = { options, parse_opt, 0, 0, 0, 0, 0 };
 
 /*
- * jansson hands the dumper one token at a time; gathering them into a
- * large block first keeps a million-node dump from being a million
- * stdio calls.
+ * jansson's own dumper costs more than building the document; jwriter
+ * writes the same bytes in a fraction of the time (see jwriter.h).
  */
-struct dump_block {
-	char data[1 << 16];
-	size_t len;
-	int failed;
-};
-
-static void
-flush_block(struct dump_block *b)
+int
+output_json_with(const json_t *doc, const json_t *hole,
+    void (*fill)(struct jwriter *, const void *), const void *ctx)
 {
-	if (b->len > 0 && fwrite(b->data, 1, b->len, stdout) != b->len)
-		b->failed = 1;
-	b->len = 0;
-}
+	static struct jwriter w;
 
-static int
-gather_chunk(const char *buf, size_t size, void *data)
-{
-	struct dump_block *b = data;
-
-	if (size > sizeof b->data - b->len)
-		flush_block(b);
-	if (size > sizeof b->data) {
-		if (fwrite(buf, 1, size, stdout) != size)
-			b->failed = 1;
-	} else {
-		memcpy(b->data + b->len, buf, size);
-		b->len += size;
+	jw_init(&w, stdout, output_opts.compact);
+	if (hole != NULL)
+		jw_set_hole(&w, hole, fill, ctx);
+	jw_value(&w, doc);
+	if (jw_finish(&w) < 0) {
+		diag_error("stdout", "write error: %s", strerror(errno));
+		return EXIT_IOERR;
 	}
-	return b->failed ? -1 : 0;
+	return EXIT_OK;
 }
 
 int
 output_json(const json_t *doc)
 {
-	static struct dump_block block;
-	size_t flags = JSON_PRESERVE_ORDER | JSON_ENCODE_ANY;
-	int r;
-
-	flags |= output_opts.compact ? JSON_COMPACT : JSON_INDENT(2);
-	block.len = 0;
-	block.failed = 0;
-	r = json_dump_callback(doc, gather_chunk, &block, flags);
-	flush_block(&block);
-	if (r != 0 || block.failed || putchar('\n') == EOF) {
-		diag_error("stdout", "write error: %s", strerror(errno));
-		return EXIT_IOERR;
-	}
-	return EXIT_OK;
+	return output_json_with(doc, NULL, NULL, NULL);
 }
 
 struct text_buffer {

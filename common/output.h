@@ -29,6 +29,15 @@ extern const struct argp output_argp;
 /* output_json: write doc to stdout; returns an exit status. */
 int output_json(const json_t *doc);
 
+/*
+ * output_json_with: output_json, but object hole (in doc) gets more
+ * members from fill, streamed after its own (see jw_set_hole), so a
+ * large section need not be built as jansson values first.
+ */
+struct jwriter;
+int output_json_with(const json_t *doc, const json_t *hole,
+    void (*fill)(struct jwriter *, const void *), const void *ctx);
+
 /* A text buffer (Graphviz, YAML...) that reaches stdout only on commit. */
 FILE *output_text_begin(void);
 int output_text_commit(FILE *fp);

@@ -1,0 +1,386 @@
+/* jwriter.c: JSON in jansson's layout, fast (see jwriter.h). */
+#include <string.h>
+
+#include "diag.h"
+#include "exitcodes.h"
+#include "jwriter.h"
+
+void
+jw_init(struct jwriter *w, FILE *fp, int compact)
+{
+	memset(w, 0, offsetof(struct jwriter, buf));
+	w->fp = fp;
+	w->compact = compact;
+}
+
+void
+jw_set_hole(struct jwriter *w, const json_t *hole,
+    void (*fill)(struct jwriter *, const void *), const void *ctx)
+{
+	w->hole = hole;
+	w->fill = fill;
+	w->fill_ctx = ctx;
+}
+
+/* flush: after a failed write, the rest is dropped (errno is kept). */
+static void
+flush(struct jwriter *w)
+{
+	if (w->len > 0 && !w->failed &&
+	    fwrite(w->buf, 1, w->len, w->fp) != w->len)
+		w->failed = 1;
+	w->len = 0;
+}
+
+static void
+put(struct jwriter *w, const char *s, size_t n)
+{
+	while (n > sizeof w->buf - w->len) {
+		size_t room = sizeof w->buf - w->len;
+
+		memcpy(w->buf + w->len, s, room);
+		w->len += room;
+		s += room;
+		n -= room;
+		flush(w);
+	}
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+}
+
+static void
+put_char(struct jwriter *w, char c)
+{
+	if (w->len == sizeof w->buf)
+		flush(w);
+	w->buf[w->len++] = c;
+}
+
+/* newline: jansson's dump_indent: nothing when compact. */
+static void
+newline(struct jwriter *w, size_t depth)
+{
+	static const char spaces[] = "\n                                "
+	    "                                ";
+	size_t n = 2 * depth, chunk;
+
+	if (w->compact)
+		return;
+	chunk = n < sizeof spaces - 2 ? n : sizeof spaces - 2;
+	put(w, spaces, 1 + chunk);
+	for (n -= chunk; n > 0; n -= chunk) {
+		chunk = n < sizeof spaces - 2 ? n : sizeof spaces - 2;
+		put(w, spaces + 1, chunk);
+	}
+}
+
+/* Bytes a JSON string can hold as they are (UTF-8 passes through). */
+static const unsigned char escaped[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	['\\'] = 1,
+};
+
+static void
+put_escape(struct jwriter *w, unsigned char c)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char seq[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+
+	switch (c) {
+	case '"': put(w, "\\\"", 2); break;
+	case '\\': put(w, "\\\\", 2); break;
+	case '\b': put(w, "\\b", 2); break;
+	case '\f': put(w, "\\f", 2); break;
+	case '\n': put(w, "\\n", 2); break;
+	case '\r': put(w, "\\r", 2); break;
+	case '\t': put(w, "\\t", 2); break;
+	default: put(w, seq, sizeof seq); break;
+	}
+}
+
+static void
+put_content(struct jwriter *w, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n, *run;
+
+	while (p < end) {
+		for (run = p; p < end && !escaped[*p]; p++)
+			;
+		put(w, (const char *)run, (size_t)(p - run));
+		if (p < end)
+			put_escape(w, *p++);
+	}
+}
+
+static void
+put_quoted(struct jwriter *w, const char *s, size_t n)
+{
+	put_char(w, '"');
+	put_content(w, s, n);
+	put_char(w, '"');
+}
+
+static void
+put_int(struct jwriter *w, json_int_t v)
+{
+	char num[24], *p = num + sizeof num;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v :
+	    (unsigned long long)v;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) > 0);
+	if (v < 0)
+		*--p = '-';
+	put(w, p, (size_t)(num + sizeof num - p));
+}
+
+/* item: the comma and line break before a streamed value or key. */
+static void
+item(struct jwriter *w)
+{
+	if (w->after_key) {
+		w->after_key = 0;
+		return;
+	}
+	if (w->level == 0)
+		return;
+	if (w->has_items[w->level - 1])
+		put_char(w, ',');
+	w->has_items[w->level - 1] = 1;
+	newline(w, w->depth + 1);
+}
+
+/* push: a container is open at depth; its members are streamed. */
+static void
+push(struct jwriter *w, char closer, size_t depth, int has_items)
+{
+	if (w->level == JW_MAX_LEVELS)
+		diag_fatal(EXIT_SOFTWARE, "JSON streamed too deep");
+	w->has_items[w->level] = (unsigned char)has_items;
+	w->closer[w->level++] = closer;
+	w->depth = depth;
+}
+
+static void
+open_container(struct jwriter *w, char opener, char closer)
+{
+	size_t depth = w->level > 0 ? w->depth + 1 : w->depth;
+
+	item(w);
+	put_char(w, opener);
+	push(w, closer, depth, 0);
+}
+
+void
+jw_object(struct jwriter *w)
+{
+	open_container(w, '{', '}');
+}
+
+void
+jw_array(struct jwriter *w)
+{
+	open_container(w, '[', ']');
+}
+
+void
+jw_end(struct jwriter *w)
+{
+	size_t l = --w->level;
+
+	if (w->has_items[l])
+		newline(w, w->depth);
+	put_char(w, w->closer[l]);
+	if (l > 0)
+		w->depth--;
+}
+
+void
+jw_key(struct jwriter *w, const char *key)
+{
+	item(w);
+	put_quoted(w, key, strlen(key));
+	put(w, ": ", w->compact ? 1 : 2);
+	w->after_key = 1;
+}
+
+void
+jw_string(struct jwriter *w, const char *s)
+{
+	item(w);
+	put_quoted(w, s, strlen(s));
+}
+
+void
+jw_stringn(struct jwriter *w, const char *s, size_t n)
+{
+	item(w);
+	put_quoted(w, s, n);
+}
+
+void
+jw_string_open(struct jwriter *w)
+{
+	item(w);
+	put_char(w, '"');
+}
+
+void
+jw_string_part(struct jwriter *w, const char *s, size_t n)
+{
+	put_content(w, s, n);
+}
+
+void
+jw_string_part_int(struct jwriter *w, json_int_t v)
+{
+	put_int(w, v);
+}
+
+void
+jw_string_close(struct jwriter *w)
+{
+	put_char(w, '"');
+}
+
+void
+jw_int(struct jwriter *w, json_int_t v)
+{
+	item(w);
+	put_int(w, v);
+}
+
+void
+jw_bool(struct jwriter *w, int v)
+{
+	item(w);
+	if (v)
+		put(w, "true", 4);
+	else
+		put(w, "false", 5);
+}
+
+static void dump(struct jwriter *w, const json_t *v, size_t depth);
+
+/* fill_hole: stream members into the open object at depth. */
+static int
+fill_hole(struct jwriter *w, size_t depth, int has_items)
+{
+	size_t saved_depth = w->depth;
+	int saved_after_key = w->after_key;
+
+	w->after_key = 0;
+	push(w, '}', depth, has_items);
+	w->fill(w, w->fill_ctx);
+	has_items = w->has_items[--w->level];
+	w->depth = saved_depth;
+	w->after_key = saved_after_key;
+	return has_items;
+}
+
+static void
+dump_object(struct jwriter *w, const json_t *v, size_t depth)
+{
+	void *it = json_object_iter((json_t *)v), *next;
+	int has_items = it != NULL;
+
+	put_char(w, '{');
+	if (it != NULL)
+		newline(w, depth + 1);
+	for (; it != NULL; it = next) {
+		next = json_object_iter_next((json_t *)v, it);
+		put_quoted(w, json_object_iter_key(it),
+		    json_object_iter_key_len(it));
+		put(w, ": ", w->compact ? 1 : 2);
+		dump(w, json_object_iter_value(it), depth + 1);
+		if (next != NULL) {
+			put_char(w, ',');
+			newline(w, depth + 1);
+		}
+	}
+	if (v == w->hole)
+		has_items = fill_hole(w, depth, has_items);
+	if (has_items)
+		newline(w, depth);
+	put_char(w, '}');
+}
+
+static void
+dump_array(struct jwriter *w, const json_t *v, size_t depth)
+{
+	size_t i, n = json_array_size(v);
+
+	put_char(w, '[');
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			put_char(w, ',');
+		newline(w, depth + 1);
+		dump(w, json_array_get(v, i), depth + 1);
+	}
+	if (n > 0)
+		newline(w, depth);
+	put_char(w, ']');
+}
+
+/* dump_real: rare enough to leave to jansson's own formatting. */
+static void
+dump_real(struct jwriter *w, const json_t *v)
+{
+	char num[128];
+	size_t n = json_dumpb(v, num, sizeof num, JSON_ENCODE_ANY);
+
+	if (n == 0 || n > sizeof num)
+		diag_fatal(EXIT_SOFTWARE, "cannot format a real number");
+	put(w, num, n);
+}
+
+static void
+dump(struct jwriter *w, const json_t *v, size_t depth)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		dump_object(w, v, depth);
+		break;
+	case JSON_ARRAY:
+		dump_array(w, v, depth);
+		break;
+	case JSON_STRING:
+		put_quoted(w, json_string_value(v), json_string_length(v));
+		break;
+	case JSON_INTEGER:
+		put_int(w, json_integer_value(v));
+		break;
+	case JSON_REAL:
+		dump_real(w, v);
+		break;
+	case JSON_TRUE:
+		put(w, "true", 4);
+		break;
+	case JSON_FALSE:
+		put(w, "false", 5);
+		break;
+	default:
+		put(w, "null", 4);
+		break;
+	}
+}
+
+void
+jw_value(struct jwriter *w, const json_t *v)
+{
+	size_t depth = w->level > 0 ? w->depth + 1 : w->depth;
+
+	item(w);
+	dump(w, v, depth);
+}
+
+int
+jw_finish(struct jwriter *w)
+{
+	put_char(w, '\n');
+	flush(w);
+	return w->failed ? -1 : 0;
+}

@@ -50,12 +50,12 @@ duration_of(const json_t *step)
 
 /* record: one action or step run, in sim.steps; the entry is returned. */
 static json_t *
-record(struct sim *s, const json_t *step, const char *result, ms_t start,
+record(struct sim *s, const json_t *step, enum action_result res, ms_t start,
     ms_t end)
 {
 	json_t *e = json_pack("{s:s,s:s,s:I,s:I}", "id", world_str(step, "id"),
-	    "result", result, "start_ms", (json_int_t)start, "end_ms",
-	    (json_int_t)end);
+	    "result", report_result_names[res], "start_ms", (json_int_t)start,
+	    "end_ms", (json_int_t)end);
 
 	json_array_append_new(s->steps, e);
 	if (world_str(step, "manual") != NULL)
@@ -64,35 +64,23 @@ record(struct sim *s, const json_t *step, const char *result, ms_t start,
 	return e;
 }
 
-/* set_result: the result an upgrade action reports to rg-build. */
+/* set_result: an action's result, in its step entry and the report. */
 static void
 set_result(struct sim *s, const json_t *action, json_t *step,
-    const char *result)
+    enum action_result res)
 {
-	const char *uu = world_str(action, "undo_unit");
-	const json_t *r = json_object_get(action, "on_failure");
-
 	if (step != NULL)
-		json_object_set_new(step, "result", json_string(result));
-	json_object_set_new(uu != NULL ? s->results : s->other,
-	    world_str(action, "id"), json_string(result));
-	if (uu != NULL && (strcmp(result, "failed") == 0 ||
-	    strcmp(result, "undo-failed") == 0))
-		json_object_set_new(s->failed_units, uu, json_true());
-	/* A replacement runs only if its migration failed (replace_vm). */
-	if (r != NULL && world_str(r, "id") != NULL &&
-	    json_object_get(s->other, world_str(r, "id")) == NULL)
-		json_object_set_new(s->other, world_str(r, "id"),
-		    json_string("not-run"));
+		json_object_set_new(step, "result",
+		    json_string(report_result_names[res]));
+	report_action(&s->report, action, res);
 }
 
+/* mark_failed: an undo failed, so its resource is failed (III.A). */
 static void
 mark_failed(struct sim *s, const char *resource)
 {
-	if (resource == NULL || world_resource(&s->world, resource) == NULL)
-		return;
-	json_object_set_new(s->failed, resource, json_true());
-	world_set_status(&s->world, resource, "failed");
+	if (resource != NULL && world_resource(&s->world, resource) != NULL)
+		world_set_status(&s->world, resource, "failed");
 }
 
 /* migration_outage: the switch-over of a live migration (section V). */
@@ -144,17 +132,17 @@ undo_one(struct group_run *g, struct done *d)
 
 		g->t += duration_of(u);
 		if (sim_draw_failure(s, world_str(u, "id"))) {
-			record(s, u, "failed", start, g->t);
-			set_result(s, d->action, d->step, "undo-failed");
+			record(s, u, RESULT_FAILED, start, g->t);
+			set_result(s, d->action, d->step, RESULT_UNDO_FAILED);
 			mark_failed(s, world_str(d->action, "resource"));
 			return;
 		}
-		record(s, u, "succeeded", start, g->t);
+		record(s, u, RESULT_SUCCEEDED, start, g->t);
 	}
 	effect_revert(s, &d->effect);
 	if (d->effect.vm != NULL)
 		migration_outage(s, d->effect.vm, world_str(d->action, "id"), g->t);
-	set_result(s, d->action, d->step, "undone");
+	set_result(s, d->action, d->step, RESULT_UNDONE);
 }
 
 /* replace_vm: step 4's answer to a failed migration (IV, step 4). */
@@ -170,14 +158,12 @@ replace_vm(struct group_run *g, const json_t *a)
 		return;
 	g->t += duration_of(r);
 	if (sim_draw_failure(g->s, world_str(r, "id"))) {
-		record(g->s, r, "failed", start, g->t);
-		json_object_set_new(g->s->other, world_str(r, "id"),
-		    json_string("failed"));
+		record(g->s, r, RESULT_FAILED, start, g->t);
+		report_step(&g->s->report, world_str(r, "id"), RESULT_FAILED);
 		return;
 	}
-	record(g->s, r, "succeeded", start, g->t);
-	json_object_set_new(g->s->other, world_str(r, "id"),
-	    json_string("succeeded"));
+	record(g->s, r, RESULT_SUCCEEDED, start, g->t);
+	report_step(&g->s->report, world_str(r, "id"), RESULT_SUCCEEDED);
 	json_object_set_new(vm, "host", json_string(world_str(a,
 	    "destination")));
 	outages_add(&g->s->outages, t, world_str(a, "vm"), world_str(vm,
@@ -190,7 +176,8 @@ fail_action(struct group_run *g, const json_t *a, ms_t start)
 	size_t i;
 
 	g->failed = 1;
-	set_result(g->s, a, record(g->s, a, "failed", start, g->t), "failed");
+	set_result(g->s, a, record(g->s, a, RESULT_FAILED, start, g->t),
+	    RESULT_FAILED);
 	for (i = g->ndone; i-- > 0;)
 		undo_one(g, &g->done[i]);
 	if (world_is(a, "op", "migrate"))
@@ -210,7 +197,7 @@ refused(struct sim *s, const json_t *a)
 
 	if (host != NULL && world_resource(&s->world, host) != NULL &&
 	    world_status_is(&s->world, host, "failed")) {
-		json_object_set_new(s->unreachable, host, json_true());
+		report_unreachable(&s->report, host);
 		return 1;
 	}
 	return world_is(a, "op", "migrate") && dst != NULL &&
@@ -225,7 +212,8 @@ run_action(struct group_run *g, const json_t *a)
 	struct done *d;
 
 	if (g->failed) {
-		set_result(s, a, record(s, a, "not-run", start, start), "not-run");
+		set_result(s, a, record(s, a, RESULT_NOT_RUN, start, start),
+		    RESULT_NOT_RUN);
 		return;
 	}
 	g->t += duration_of(a);
@@ -237,8 +225,8 @@ run_action(struct group_run *g, const json_t *a)
 	d = &g->done[g->ndone++];
 	d->action = a;
 	effect_apply(s, a, &d->effect);
-	d->step = record(s, a, "succeeded", start, g->t);
-	set_result(s, a, d->step, "succeeded");
+	d->step = record(s, a, RESULT_SUCCEEDED, start, g->t);
+	set_result(s, a, d->step, RESULT_SUCCEEDED);
 	if (world_is(a, "op", "migrate"))
 		migration_outage(s, world_str(a, "vm"), world_str(a, "id"), g->t);
 }
@@ -296,31 +284,24 @@ static void
 run_schedule(struct sim *s, const json_t *sched)
 {
 	json_t *failed = json_object(), *stage;
-	json_int_t c = json_integer_value(json_object_get(sched, "concurrency"));
+	long c = (long)json_integer_value(json_object_get(sched, "concurrency"));
 	size_t i;
 
-	json_array_append_new(s->schedules, json_string(world_str(sched, "id")));
+	report_schedule(&s->report, world_str(sched, "id"));
 	json_array_foreach(json_object_get(sched, "stages"), i, stage) {
 		timeline_apply(s, s->now);
-		run_stage(s, stage, c >= 1 ? (long)c : 1, failed);
+		run_stage(s, stage, c, failed);
 	}
 	json_decref(failed);
 }
 
-int
+void
 run_iteration(struct sim *s)
 {
-	const json_t *sched = json_object_get(s->doc, "schedule");
-	const json_t *mig = json_object_get(s->doc, "migrations"), *sub;
 	size_t i;
 
 	s->now = s->iter_start + s->opt->calc_ms;
-	if (sched != NULL)
-		run_schedule(s, sched);
-	if (mig != NULL && world_str(mig, "status") != NULL &&
-	    strcmp(world_str(mig, "status"), "planned") == 0)
-		json_array_foreach(json_object_get(mig, "sub_iterations"), i, sub)
-			run_schedule(s, json_object_get(sub, "schedule"));
+	for (i = 0; i < s->scheds.n; i++)
+		run_schedule(s, s->scheds.sched[i]);
 	timeline_apply(s, s->now);
-	return 0;
 }

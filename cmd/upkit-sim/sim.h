@@ -13,9 +13,12 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include <stdio.h>
+
 #include "access.h"
 #include "idmap.h"
-#include <stdio.h>
+#include "report.h"
+#include "schedule.h"
 
 /* ms: simulated milliseconds since the start of the upgrade. */
 typedef int64_t ms_t;
@@ -133,16 +136,11 @@ struct sim {
 	int64_t start_epoch;		/* the upgrade's start, seconds */
 	ms_t iter_start, now;
 	int first;			/* no earlier iteration was simulated */
-	json_t *results;		/* the report's results */
-	json_t *other;			/* and its other_results */
-	json_t *schedules;		/* ids of the schedules run */
-	json_t *failed_units;		/* undo units with a failure (set) */
-	json_t *unreachable;		/* failed hosts met (set) */
+	struct sched_list scheds;	/* the schedules to run, checked */
+	struct report report;		/* the report's common part */
 	json_t *steps;			/* every action and undo step run */
 	json_t *manual;			/* manual steps recorded */
 	json_t *events;			/* timeline events applied */
-	json_t *failed;			/* failed resource ids (object as set) */
-	json_t *isolated;
 	json_t *timeline;		/* events array, owned, or NULL */
 	unsigned char *timeline_done;	/* by event: applied already */
 	json_t *prev_totals;		/* the previous report's totals */
@@ -162,26 +160,23 @@ int effect_apply(struct sim *s, const json_t *action, struct effect *e);
 void effect_revert(struct sim *s, struct effect *e);
 void effect_free(struct effect *e);
 
-/* check.c: the schedule objects the simulator runs; 0 or -1. */
-int check_schedule(struct access *a, const json_t *sched,
-    const struct world *w);
-int check_migrations(struct access *a, const json_t *mig,
-    const struct world *w);
-
 /* run.c: run the schedule and the step 4 sub-iterations. */
-int run_iteration(struct sim *s);
+void run_iteration(struct sim *s);
 int sim_draw_failure(struct sim *s, const char *id);
 
 /* timeline.c: tenant scaling and host failures at given times. */
 int timeline_load(struct sim *s, const char *file);
 void timeline_apply(struct sim *s, ms_t until);
 
-/* report.c: the report section of the iteration. */
-json_t *report_build(struct sim *s);
-/* report_check: report carries checked simulation totals; 0 or -1. */
-int report_check(struct access *a, const json_t *report);
-/* report_prev: the clock and totals of the previous report, if any. */
-int report_prev(struct sim *s, struct access *a, const json_t *prev);
+/*
+ * sim_report.c: the report section of the iteration: the common part
+ * (report.h) with the refreshed system and the simulation's own block.
+ */
+json_t *sim_report(struct sim *s);
+/* sim_report_check: report carries checked simulation totals; 0 or -1. */
+int sim_report_check(struct access *a, const json_t *report);
+/* sim_prev_report: the clock and totals of the previous report, if any. */
+int sim_prev_report(struct sim *s, struct access *a, const json_t *prev);
 
 /*
  * summary.c: the section V measures of one run or, for the rolling

@@ -56,35 +56,50 @@ load_rg(struct sim *s, struct access *a, const json_t *doc)
 	return r;
 }
 
-/* check_stale: the schedules must be this iteration's, not leftovers. */
+/*
+ * known_refs: a migration must move a VM of the system onto one of its
+ * compute hosts, so that nothing is half-simulated.
+ */
+static int
+known_refs(struct access *a, const json_t *step, void *ctx)
+{
+	const struct world *w = ctx;
+	const char *vm = world_str(step, "vm");
+	const char *dst = world_str(step, "destination");
+
+	if (!world_is(step, "op", "migrate"))
+		return 0;
+	if (world_vm(w, vm, NULL) == NULL)
+		return access_fail_at(a, "vm", "no VM has id \"%s\"", vm);
+	if (!world_is_compute(w, dst))
+		return access_fail_at(a, "destination", "no compute host has id "
+		    "\"%s\"", dst);
+	return 0;
+}
+
+/* check_current: the schedules must be this iteration's, not leftovers. */
 static int
 check_current(struct sim *s, struct access *a, const json_t *doc)
 {
-	const json_t *sched = json_object_get(doc, "schedule");
-	const json_t *mig = json_object_get(doc, "migrations");
+	const json_t *sched, *mig = json_object_get(doc, "migrations");
 	char want[32];
 
+	if (sched_list_collect(a, doc, known_refs, &s->world, &s->scheds) < 0)
+		return -1;
+	sched = s->scheds.sched[0];
 	snprintf(want, sizeof want, "i%ld", s->iteration);
-	if (sched != NULL) {
+	if (strcmp(world_str(sched, "id"), want) != 0) {
 		access_enter_key(a, "schedule");
-		if (check_schedule(a, sched, &s->world) < 0)
-			return -1;
-		if (strcmp(world_str(sched, "id"), want) != 0)
-			return access_fail_at(a, "id", "schedule \"%s\" is not "
-			    "iteration %ld's: run batch-select",
-			    world_str(sched, "id"), s->iteration);
-		access_leave(a);
+		return access_fail_at(a, "id", "schedule \"%s\" is not "
+		    "iteration %ld's: run batch-select", world_str(sched, "id"),
+		    s->iteration);
 	}
-	if (mig != NULL) {
+	if (mig != NULL && (!json_is_integer(json_object_get(mig,
+	    "iteration")) || json_integer_value(json_object_get(mig,
+	    "iteration")) != s->iteration)) {
 		access_enter_key(a, "migrations");
-		if (check_migrations(a, mig, &s->world) < 0)
-			return -1;
-		if (!json_is_integer(json_object_get(mig, "iteration")) ||
-		    json_integer_value(json_object_get(mig, "iteration")) !=
-		    s->iteration)
-			return access_fail_at(a, "iteration", "expected iteration "
-			    "%ld: run vm-migrate-plan", s->iteration);
-		access_leave(a);
+		return access_fail_at(a, "iteration", "expected iteration %ld: "
+		    "run vm-migrate-plan", s->iteration);
 	}
 	return 0;
 }
@@ -144,7 +159,7 @@ setup(struct sim *s, struct access *a, json_t *doc)
 	s->catalog = json_object_get(doc, "catalog");
 	s->iteration = iteration_of(doc);
 	if (load_rg(s, a, doc) < 0 || check_current(s, a, doc) < 0 ||
-	    report_prev(s, a, json_object_get(doc, "report")) < 0 ||
+	    sim_prev_report(s, a, json_object_get(doc, "report")) < 0 ||
 	    (s->first && start_time(s, a, doc) < 0))
 		return EXIT_DATAERR;
 	prng_seed(&s->prng, s->opt->seed, (uint64_t)s->iteration);
@@ -173,16 +188,11 @@ sim_free(struct sim *s)
 	world_free(&s->world);
 	outages_free(&s->outages);
 	json_decref(s->rg_actions);
-	json_decref(s->results);
-	json_decref(s->other);
-	json_decref(s->schedules);
-	json_decref(s->failed_units);
-	json_decref(s->unreachable);
+	sched_list_free(&s->scheds);
+	report_free(&s->report);
 	json_decref(s->steps);
 	json_decref(s->manual);
 	json_decref(s->events);
-	json_decref(s->failed);
-	json_decref(s->isolated);
 	json_decref(s->timeline);
 	free(s->timeline_done);
 }
@@ -195,16 +205,11 @@ simulate_run(const struct options *o, json_t *doc)
 	int status;
 
 	s.opt = o;
-	s.results = json_object();
-	s.other = json_object();
-	s.schedules = json_array();
-	s.failed_units = json_object();
-	s.unreachable = json_object();
+	/* No resource graph: rg-build decides isolation (upkit-sim(1)). */
+	report_init(&s.report, NULL, NULL);
 	s.steps = json_array();
 	s.manual = json_array();
 	s.events = json_array();
-	s.failed = json_object();
-	s.isolated = json_object();
 	access_init(&a, load_name(o->file));
 	status = setup(&s, &a, doc);
 	access_free(&a);
@@ -213,7 +218,7 @@ simulate_run(const struct options *o, json_t *doc)
 		status = self_check(&s);
 	}
 	if (status == EXIT_OK) {
-		state_put(doc, SECTION_REPORT, report_build(&s));
+		state_put(doc, SECTION_REPORT, sim_report(&s));
 		status = output_json(doc);
 	}
 	sim_free(&s);

@@ -235,7 +235,7 @@ count_vms(const json_t *system)
 
 /*
  * summary_run: the summary of a loop run, from the totals the last
- * simulated report carries (report_check() has checked them).
+ * simulated report carries (sim_report_check() has checked them).
  */
 int
 summary_run(const struct options *o, json_t *doc)

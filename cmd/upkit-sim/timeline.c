@@ -227,7 +227,7 @@ host_failure(struct sim *s, const char *host, ms_t at, json_t *rec)
 	size_t i;
 
 	world_set_status(&s->world, host, "failed");
-	json_object_set_new(s->failed, host, json_true());
+	report_failed(&s->report, host);
 	for (i = 0; i < s->world.nvms; i++) {
 		json_t *vm = s->world.vms[i];
 		const char *g = world_str(vm, "group"), *to;

@@ -176,7 +176,7 @@ summary_mode(const struct options *o, json_t *doc)
 	access_init(&a, load_name(o->file));
 	r = state_check(&a, doc) < 0 ||
 	    state_require(&a, doc, SECTION_REPORT, &rep) < 0 ||
-	    report_check(&a, rep) < 0;
+	    sim_report_check(&a, rep) < 0;
 	access_free(&a);
 	return r ? EXIT_DATAERR : summary_run(o, doc);
 }

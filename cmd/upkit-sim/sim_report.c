@@ -1,12 +1,12 @@
 /*
- * report.c: the upgrade iteration report (seed 000 III.B) that the
- * simulator writes as the report section, in the format rg-build reads
- * (upkit-state(5)), with the simulation's own findings under "sim":
- * the simulated clock, every step run, the VM outages and SLA
- * violations of the iteration, and the totals since the first one.
+ * sim_report.c: the upgrade iteration report (seed 000 III.B) that the
+ * simulator writes as the report section: the part every actuator
+ * writes (report.h, in the format rg-build reads, upkit-state(5)), the
+ * refreshed system, and the simulation's own findings under "sim": the
+ * simulated clock, every step run, the VM outages and SLA violations
+ * of the iteration, and the totals since the first one.  Reads them
+ * back from the previous report, to carry the clock and totals on.
  */
-#include <string.h>
-
 #include "sim.h"
 #include "timefmt.h"
 #include "xalloc.h"
@@ -86,7 +86,7 @@ tenant_block(struct sim *s, size_t t, json_t *viol, json_t *tot)
 	if (prev != NULL) {
 		struct access a;
 
-		/* Checked by report_prev() already. */
+		/* Checked by sim_prev_report() already. */
 		access_init(&a, "-");
 		(void)totals_read(&a, prev, &all);
 		access_free(&a);
@@ -137,40 +137,17 @@ sim_block(struct sim *s)
 	    "elapsed_ms", (json_int_t)s->now, "tenants", tot);
 }
 
-/* keys_of: a set's members in insertion order, or sorted. */
-static json_t *
-keys_of(const json_t *set, int sorted)
-{
-	json_t *arr = json_array(), *v;
-	const char *k;
-	size_t i;
-
-	json_object_foreach((json_t *)set, k, v) {
-		for (i = json_array_size(arr); sorted && i > 0 &&
-		    strcmp(json_string_value(json_array_get(arr, i - 1)), k) > 0;
-		    i--)
-			;
-		json_array_insert_new(arr, sorted ? i : json_array_size(arr),
-		    json_string(k));
-	}
-	return arr;
-}
-
 json_t *
-report_build(struct sim *s)
+sim_report(struct sim *s)
 {
 	char when[32];
+	json_t *sec;
 
 	time_format(s->start_epoch + s->now / 1000, when, sizeof when);
-	return json_pack("{s:I,s:s,s:s,s:O,s:O,s:O,s:o,s:o,s:o,s:o,s:O,s:o}",
-	    "iteration", (json_int_t)s->iteration, "time", when,
-	    "actuator", "upkit-sim", "schedules", s->schedules,
-	    "results", s->results, "other_results", s->other,
-	    "failed_resources", keys_of(s->failed, 0),
-	    "isolated_resources", keys_of(s->isolated, 0),
-	    "failed_undo_units", keys_of(s->failed_units, 0),
-	    "unreachable_hosts", keys_of(s->unreachable, 1),
-	    "system", s->world.system, "sim", sim_block(s));
+	sec = report_finish(&s->report, s->iteration, when, "upkit-sim");
+	json_object_set(sec, "system", s->world.system);
+	json_object_set_new(sec, "sim", sim_block(s));
+	return sec;
 }
 
 static int
@@ -217,11 +194,11 @@ prev_sim(struct sim *s, struct access *a, const json_t *sim)
 }
 
 /*
- * report_prev: where the clock stands.  A report left by an earlier
+ * sim_prev_report: where the clock stands.  A report left by an earlier
  * iteration carries it on; without one this is the first iteration.
  */
 int
-report_prev(struct sim *s, struct access *a, const json_t *prev)
+sim_prev_report(struct sim *s, struct access *a, const json_t *prev)
 {
 	json_int_t it;
 	const char *time;
@@ -248,9 +225,9 @@ report_prev(struct sim *s, struct access *a, const json_t *prev)
 	return 0;
 }
 
-/* report_check: a report with simulation totals, for --summary. */
+/* sim_report_check: a report with simulation totals, for --summary. */
 int
-report_check(struct access *a, const json_t *report)
+sim_report_check(struct access *a, const json_t *report)
 {
 	struct sim s = { 0 };
 	const json_t *sim = json_object_get(report, "sim");

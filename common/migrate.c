@@ -21,8 +21,8 @@ string_array(const char *const *s)
 	return a;
 }
 
-static const struct cat_action_def *
-migrate_def(const struct catalog *cat, struct hv_product to)
+const struct cat_action_def *
+migration_def(const struct catalog *cat, struct hv_product to)
 {
 	const struct cat_product *p;
 
@@ -36,7 +36,7 @@ migrate_def(const struct catalog *cat, struct hv_product to)
 long
 migration_duration(const struct catalog *cat, struct hv_product to)
 {
-	const struct cat_action_def *d = migrate_def(cat, to);
+	const struct cat_action_def *d = migration_def(cat, to);
 
 	return d != NULL ? d->duration : MIGRATE_DEFAULT_DURATION;
 }
@@ -49,7 +49,7 @@ command(const struct catalog *cat, struct hv_product to, const char *vm,
 	static const char *const names[] = { "{vm}", "{source}",
 		"{destination}", "{resource}" };
 	const char *values[] = { vm, source, destination, vm };
-	const struct cat_action_def *d = migrate_def(cat, to);
+	const struct cat_action_def *d = migration_def(cat, to);
 	json_t *tmpl = d != NULL && dflt == default_argv ?
 	    json_incref(d->argv) : string_array(dflt), *argv;
 

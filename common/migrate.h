@@ -7,7 +7,8 @@
  * The command is the "migrate" action of the hypervisor product on the
  * destination, with {vm}, {source} and {destination} put in as whole
  * arguments; without one, MIGRATE_DEFAULT_ARGV, 23 seconds (the live
- * migration measured in seed 000 section V).
+ * migration measured in seed 000 section V), which upkit-sim's rolling
+ * baseline also assumes.
  */
 #ifndef UPKIT_MIGRATE_H
 #define UPKIT_MIGRATE_H
@@ -33,6 +34,12 @@ struct migration {
 
 /* migration_action: the action object for m. */
 json_t *migration_action(const struct catalog *cat, const struct migration *m);
+/*
+ * migration_def: the catalog's migrate action of hypervisor product to,
+ * or NULL when it has none (then MIGRATE_DEFAULT_ARGV, 23 seconds).
+ */
+const struct cat_action_def *migration_def(const struct catalog *cat,
+    struct hv_product to);
 /* migration_duration: the time one move takes on hypervisor to. */
 long migration_duration(const struct catalog *cat, struct hv_product to);
 

@@ -19,6 +19,7 @@
 #include "catalog.h"
 #include "diag.h"
 #include "exitcodes.h"
+#include "migrate.h"
 #include "output.h"
 #include "rgraph.h"
 #include "sim.h"
@@ -319,14 +320,16 @@ simulate_all(struct roll *r, const struct placement *start)
 	return EXIT_OK;
 }
 
-/* Section V's live migration, when the catalog gives no migrate action. */
-#define DEFAULT_MIGRATION_MS 23000
-
-/* hypervisor_migration: how long moving a VM onto host r takes. */
+/*
+ * hypervisor_migration: how long moving a VM onto host r takes: the
+ * migrate action of the first product of a hypervisor it contains that
+ * has one, else section V's live migration (migrate.h).
+ */
 static ms_t
 hypervisor_migration(const struct sysconf *sc, const struct catalog *cat,
     size_t host)
 {
+	const struct cat_action_def *def;
 	const char *name;
 	json_t *ver;
 	size_t d;
@@ -337,15 +340,12 @@ hypervisor_migration(const struct sysconf *sc, const struct catalog *cat,
 		if (sc->deps[d].type != DEP_CONTAINED || sc->deps[d].sponsor !=
 		    host || hv->kind != KIND_HYPERVISOR)
 			continue;
-		json_object_foreach(hv->products, name, ver) {
-			const struct cat_product *p = catalog_find(cat, name,
-			    json_string_value(ver));
-
-			if (p != NULL && p->actions[CAT_MIGRATE].argv != NULL)
-				return p->actions[CAT_MIGRATE].duration * 1000;
-		}
+		json_object_foreach(hv->products, name, ver)
+			if ((def = migration_def(cat, (struct hv_product){ name,
+			    json_string_value(ver) })) != NULL)
+				return def->duration * 1000;
 	}
-	return DEFAULT_MIGRATION_MS;
+	return (ms_t)MIGRATE_DEFAULT_DURATION * 1000;
 }
 
 /* first_level_ms: the first execution level of vertex id, in ms. */

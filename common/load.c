@@ -71,6 +71,16 @@ depth_exceeded(const char *buf, size_t len)
 	return 0;
 }
 
+json_t *
+load_json_quiet(const char *buf, size_t len)
+{
+	json_error_t err;
+
+	if (depth_exceeded(buf, len))
+		return NULL;
+	return json_loadb(buf, len, JSON_REJECT_DUPLICATES, &err);
+}
+
 static int
 json_parse(const char *name, const char *buf, size_t len, json_t **out)
 {
@@ -108,25 +118,33 @@ load_buffer(const char *name, const char *buf, size_t len, json_t **out)
 }
 
 int
-load_document(const char *file, json_t **out)
+load_read(const char *file, char **bufp, size_t *lenp)
 {
 	const char *name = load_name(file);
 	FILE *fp = stdin;
+	int status;
+
+	if (!is_stdin(file) && (fp = fopen(file, "r")) == NULL) {
+		diag_error(name, "%s", strerror(errno));
+		return EXIT_NOINPUT;
+	}
+	status = read_stream(name, fp, bufp, lenp);
+	if (fp != stdin)
+		fclose(fp);
+	return status;
+}
+
+int
+load_document(const char *file, json_t **out)
+{
 	char *buf;
 	size_t len;
 	int status;
 
 	*out = NULL;
-	if (!is_stdin(file) && (fp = fopen(file, "r")) == NULL) {
-		diag_error(name, "%s", strerror(errno));
-		return EXIT_NOINPUT;
-	}
-	status = read_stream(name, fp, &buf, &len);
-	if (fp != stdin)
-		fclose(fp);
-	if (status != EXIT_OK)
+	if ((status = load_read(file, &buf, &len)) != EXIT_OK)
 		return status;
-	status = load_buffer(name, buf, len, out);
+	status = load_buffer(load_name(file), buf, len, out);
 	free(buf);
 	return status;
 }

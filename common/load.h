@@ -32,8 +32,21 @@ const char *load_name(const char *file);
 /* load_document: read and parse file into *out (a new reference). */
 int load_document(const char *file, json_t **out);
 
+/*
+ * load_read: read file (NUL-terminated) into *bufp, to be freed by the
+ * caller, for callers that look at the text before parsing it.
+ */
+int load_read(const char *file, char **bufp, size_t *lenp);
+
 /* load_buffer: parse an in-memory document; name is for diagnostics. */
 int load_buffer(const char *name, const char *buf, size_t len, json_t **out);
+
+/*
+ * load_json_quiet: buf as JSON if load_buffer would accept it as JSON
+ * (same nesting limit, duplicate keys refused), else NULL; prints
+ * nothing, for callers with a fallback that diagnoses.
+ */
+json_t *load_json_quiet(const char *buf, size_t len);
 
 /* yaml_to_json: parse YAML (used by load_buffer; see yaml2json.c). */
 int yaml_to_json(const char *name, const char *buf, size_t len, json_t **out);

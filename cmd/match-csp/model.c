@@ -268,8 +268,8 @@ available(const struct mc_model *m, const struct mc_thing *t, size_t l)
 }
 
 /* offer_cloud: the one cloud that location, hardware and image agree on. */
-static int
-offer_cloud(struct access *a, const struct mc_model *m, struct mc_offer *o)
+static enum offer_fault
+offer_cloud(const struct mc_model *m, struct mc_offer *o)
 {
 	size_t c[3] = { m->locs[o->loc].cloud, m->hws[o->hw].cloud,
 		m->imgs[o->img].cloud };
@@ -280,41 +280,77 @@ offer_cloud(struct access *a, const struct mc_model *m, struct mc_offer *o)
 		if (c[i] == MC_NONE)
 			continue;
 		if (o->cloud != MC_NONE && o->cloud != c[i])
-			return access_fail(a, "hardware, image and location "
-			    "belong to different clouds");
+			return OF_CLOUDS_DIFFER;
 		o->cloud = c[i];
 	}
-	if (o->cloud == MC_NONE)
-		return access_fail(a, "no cloud given for location \"%s\", "
-		    "hardware or image", m->locs[o->loc].id);
-	return 0;
+	return o->cloud == MC_NONE ? OF_NO_CLOUD : OF_NONE;
 }
 
-static int
-set_offer_id(struct access *a, const json_t *v, struct mc_model *m,
-    struct mc_offer *o)
+enum offer_fault
+model_place_offer(const struct mc_model *m, struct mc_offer *o)
 {
-	size_t n;
+	if (!available(m, &m->hws[o->hw], o->loc))
+		return OF_HARDWARE_AWAY;
+	if (!available(m, &m->imgs[o->img], o->loc))
+		return OF_IMAGE_AWAY;
+	return offer_cloud(m, o);
+}
 
-	if (acc_get_string(a, v, "id", ACC_OPTIONAL, &o->id) < 0)
-		return -1;
+/* offer_fail: diagnose what model_place_offer found wrong. */
+static int
+offer_fail(struct access *a, const struct mc_model *m,
+    const struct mc_offer *o, enum offer_fault f)
+{
+	const char *loc = m->locs[o->loc].id;
+
+	switch (f) {
+	case OF_HARDWARE_AWAY:
+		return access_fail(a, "hardware \"%s\" is not available in "
+		    "location \"%s\"", m->hws[o->hw].id, loc);
+	case OF_IMAGE_AWAY:
+		return access_fail(a, "image \"%s\" is not available in "
+		    "location \"%s\"", m->imgs[o->img].id, loc);
+	case OF_CLOUDS_DIFFER:
+		return access_fail(a, "hardware, image and location "
+		    "belong to different clouds");
+	default:
+		return access_fail(a, "no cloud given for location \"%s\", "
+		    "hardware or image", loc);
+	}
+}
+
+/* join3: "a/b/c", the id of an offer whose price names none. */
+static char *
+join3(const char *a, const char *b, const char *c)
+{
+	size_t na = strlen(a), nb = strlen(b), nc = strlen(c);
+	char *s = xmalloc(na + nb + nc + 3);
+
+	/* memcpy, not snprintf: this runs once per offer of the model. */
+	memcpy(s, a, na);
+	s[na] = '/';
+	memcpy(s + na + 1, b, nb);
+	s[na + 1 + nb] = '/';
+	memcpy(s + na + nb + 2, c, nc + 1);
+	return s;
+}
+
+int
+model_name_offer(struct mc_model *m, struct mc_offer *o)
+{
 	if (o->id == NULL) {
-		n = strlen(m->hws[o->hw].id) + strlen(m->imgs[o->img].id) +
-		    strlen(m->locs[o->loc].id) + 3;
-		o->own_id = xmalloc(n);
-		snprintf(o->own_id, n, "%s/%s/%s", m->hws[o->hw].id,
-		    m->imgs[o->img].id, m->locs[o->loc].id);
+		o->own_id = join3(m->hws[o->hw].id, m->imgs[o->img].id,
+		    m->locs[o->loc].id);
 		o->id = o->own_id;
 	}
-	if (idmap_add(&m->offer_ids, o->id) < 0)
-		return access_fail(a, "duplicate offer \"%s\"", o->id);
-	return 0;
+	return idmap_add(&m->offer_ids, o->id) < 0 ? -1 : 0;
 }
 
 static int
 load_price(struct access *a, const json_t *v, struct mc_model *m)
 {
 	struct mc_offer *o = &m->offers[m->noffers];
+	enum offer_fault f;
 
 	memset(o, 0, sizeof *o);
 	m->noffers++;	/* so that model_free sees it */
@@ -326,14 +362,13 @@ load_price(struct access *a, const json_t *v, struct mc_model *m)
 	    &o->loc) < 0 ||
 	    nonneg(a, v, "price", ACC_REQUIRED, &o->price) < 0)
 		return -1;
-	if (!available(m, &m->hws[o->hw], o->loc))
-		return access_fail(a, "hardware \"%s\" is not available in "
-		    "location \"%s\"", m->hws[o->hw].id, m->locs[o->loc].id);
-	if (!available(m, &m->imgs[o->img], o->loc))
-		return access_fail(a, "image \"%s\" is not available in "
-		    "location \"%s\"", m->imgs[o->img].id, m->locs[o->loc].id);
-	return offer_cloud(a, m, o) < 0 || set_offer_id(a, v, m, o) < 0 ?
-	    -1 : 0;
+	if ((f = model_place_offer(m, o)) != OF_NONE)
+		return offer_fail(a, m, o, f);
+	if (acc_get_string(a, v, "id", ACC_OPTIONAL, &o->id) < 0)
+		return -1;
+	if (model_name_offer(m, o) < 0)
+		return access_fail(a, "duplicate offer \"%s\"", o->id);
+	return 0;
 }
 
 static int
@@ -384,7 +419,7 @@ count(const json_t *disc, const char *key)
 }
 
 int
-model_load(struct access *a, const json_t *disc, struct mc_model *m)
+model_load_begin(struct access *a, const json_t *disc, struct mc_model *m)
 {
 	memset(m, 0, sizeof *m);
 	idmap_init(&m->cloud_ids);
@@ -404,10 +439,26 @@ model_load(struct access *a, const json_t *disc, struct mc_model *m)
 	    acc_each_element(a, disc, "locations", ACC_REQUIRED, f_parent, m) < 0)
 		return -1;
 	inherit(m);
-	return acc_each_element(a, disc, "hardware", ACC_REQUIRED, f_hw, m) < 0 ||
-	    acc_each_element(a, disc, "images", ACC_REQUIRED, f_img, m) < 0 ||
-	    acc_each_element(a, disc, "prices", ACC_REQUIRED, f_price, m) < 0 ?
-	    -1 : 0;
+	return 0;
+}
+
+int
+model_load_list(struct access *a, const json_t *disc, struct mc_model *m,
+    const char *key)
+{
+	acc_element_fn fn = strcmp(key, "hardware") == 0 ? f_hw :
+	    strcmp(key, "images") == 0 ? f_img : f_price;
+
+	return acc_each_element(a, disc, key, ACC_REQUIRED, fn, m) < 0 ? -1 : 0;
+}
+
+int
+model_load(struct access *a, const json_t *disc, struct mc_model *m)
+{
+	return model_load_begin(a, disc, m) < 0 ||
+	    model_load_list(a, disc, m, "hardware") < 0 ||
+	    model_load_list(a, disc, m, "images") < 0 ||
+	    model_load_list(a, disc, m, "prices") < 0 ? -1 : 0;
 }
 
 void
@@ -426,6 +477,7 @@ model_free(struct mc_model *m)
 	free(m->hws);
 	free(m->imgs);
 	free(m->offers);
+	free(m->text);
 	idmap_free(&m->cloud_ids);
 	idmap_free(&m->loc_ids);
 	idmap_free(&m->hw_ids);

@@ -54,11 +54,42 @@ struct mc_model {
 	struct mc_offer *offers;
 	size_t nclouds, nlocs, nhws, nimgs, noffers;
 	struct idmap cloud_ids, loc_ids, hw_ids, img_ids, offer_ids;
+	char *text;			/* strings fastload.c read, owned */
 };
 
 /* model_load: read the discovery object; 0 or -1 (diagnosed). */
 int model_load(struct access *a, const json_t *disc, struct mc_model *m);
+/*
+ * model_load in steps, in this order: model_load_begin (the keys,
+ * clouds and locations), then model_load_list for "hardware", "images"
+ * and "prices"; fastload.c reads some lists itself in between.
+ */
+int model_load_begin(struct access *a, const json_t *disc,
+    struct mc_model *m);
+int model_load_list(struct access *a, const json_t *disc, struct mc_model *m,
+    const char *key);
 void model_free(struct mc_model *m);
+/*
+ * model_load_fast: the model in buf (a whole file) with its prices read
+ * directly (fastload.c).  0: loaded, *doc holds the rest of the
+ * document, which the model points into; -1: diagnosed (as model_load
+ * would); 1: not for the fast path, nothing printed or kept: parse buf
+ * and call model_load.
+ */
+int model_load_fast(struct access *a, const char *buf, size_t len,
+    json_t **doc, struct mc_model *m);
+/*
+ * For loaders that read prices themselves (fastload.c): with hw, img,
+ * loc and price set, model_place_offer checks that they meet and sets
+ * the cloud; model_name_offer makes up "hw/img/loc" when id is NULL and
+ * numbers the id, -1 when it is taken.  model_load diagnoses the same.
+ */
+enum offer_fault {
+	OF_NONE, OF_HARDWARE_AWAY, OF_IMAGE_AWAY, OF_CLOUDS_DIFFER, OF_NO_CLOUD
+};
+enum offer_fault model_place_offer(const struct mc_model *m,
+    struct mc_offer *o);
+int model_name_offer(struct mc_model *m, struct mc_offer *o);
 /* model_within: location l is anc or lies (transitively) inside it. */
 int model_within(const struct mc_model *m, size_t l, size_t anc);
 /* model_region: the nearest REGION-scoped location around l, else l. */

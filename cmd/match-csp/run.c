@@ -23,6 +23,29 @@ struct input {
 	struct expr **reqs;
 };
 
+/* load_model_file: --model FILE, through the fast path when it can. */
+static int
+load_model_file(struct input *in, const char *file)
+{
+	char *buf;
+	size_t len;
+	int st;
+
+	if ((st = load_read(file, &buf, &len)) != EXIT_OK)
+		return st;
+	switch (model_load_fast(&in->ma, buf, len, &in->mdoc, &in->model)) {
+	case 0: st = EXIT_OK; break;
+	case -1: st = EXIT_DATAERR; break;
+	default:
+		st = load_buffer(load_name(file), buf, len, &in->mdoc);
+		if (st == EXIT_OK && model_load(&in->ma, in->mdoc,
+		    &in->model) < 0)
+			st = EXIT_DATAERR;
+	}
+	free(buf);
+	return st;
+}
+
 static int
 load_model(struct input *in, const struct options *o, json_t *disc)
 {
@@ -33,10 +56,7 @@ load_model(struct input *in, const struct options *o, json_t *disc)
 			return access_fail_at(&in->a, "discovery", "a model is "
 			    "given both here and with --model") < 0 ?
 			    EXIT_DATAERR : EXIT_OK;
-		if ((st = load_document(o->model, &in->mdoc)) != EXIT_OK)
-			return st;
-		return model_load(&in->ma, in->mdoc, &in->model) < 0 ?
-		    EXIT_DATAERR : EXIT_OK;
+		return load_model_file(in, o->model);
 	}
 	if (disc == NULL)
 		return access_fail(&in->a, "no discovery model: give --model "

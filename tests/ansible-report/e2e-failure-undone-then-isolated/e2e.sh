@@ -6,27 +6,11 @@
 # expected stdout holds: the execution order, the markers the commands
 # left, the report, and what the next rg-build makes of it.
 set -eu
-if ! command -v ansible-playbook >/dev/null; then
-	echo "ansible-playbook is missing: scripts/install-deps check installs ansible-core"
-	exit 1
-fi
-top=$(cd ../../.. && pwd)
+# shellcheck source=../e2e-env.sh
+. ../e2e-env.sh
 ex=$top/examples/ansible
-T=$(mktemp -d "${TMPDIR:-/tmp}/upkit-e2e.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-# Ansible wants a writable home and temp folders.
-export HOME=$T/home ANSIBLE_LOCAL_TEMP=$T/tmp ANSIBLE_REMOTE_TEMP=$T/tmp
-export ANSIBLE_PYTHON_INTERPRETER=auto_silent ANSIBLE_NOCOLOR=1
-mkdir -p "$HOME" "$T/tmp" "$T/run1" "$T/run2"
+mkdir -p "$T/run1" "$T/run2"
 hostile1='h1; rm -rf /' hostile2="{{ lookup('pipe','touch pwned') }}"
-
-# order DIR: the commands that ran, in the order they started.
-order() {
-	jq -r '[.plays[].tasks[] | select(any(.hosts[];
-	    .action == "ansible.builtin.command" and .skipped != true))
-	    | {s: .task.duration.start, n: .task.name}] | sort_by(.s) | .[].n' \
-	    "$1/ansible.json"
-}
 
 # markers DIR NAME...: each marker (alpha: a file, beta: a folder).
 markers() {

@@ -1,0 +1,69 @@
+#!/bin/bash
+# e2e.sh: the whole pipeline, rg-build | cg-coarsen | batch-select |
+# vm-migrate-plan | actuate-ansible, run by scripts/upgrade-loop with
+# the real ansible-playbook, "-c local" (seed 000 III.B Fig. 4, IV steps
+# 1 to 3).  Iteration 1 upgrades the hosts not in use, hv2 and hv3;
+# iteration 2 evacuates t1-vm1 to node2, which is back in service, and
+# upgrades hv1; the third rg-build finds the upgrade done.  The loop
+# stops after iteration 1 (-n 1) and is resumed, so each iteration's
+# Ansible run and markers can be seen.  About 10 s.
+set -eu
+# shellcheck source=../e2e-env.sh
+. ../e2e-env.sh
+cloud=$T/cloud state=$T/loop
+mkdir -p "$cloud"
+# Every hypervisor runs alpha; t1-vm1 runs on node1.
+(cd "$cloud" && touch hv1 hv2 hv3 && ln -s node1 t1-vm1)
+
+# loop ARG...: the upgrade loop, failover reservations off (-f0) so that
+# three hosts take two iterations, one group at a time (-j1) so that the
+# order of the commands is always the same; the actuator keeps its
+# files in $cloud.
+loop() {
+	"$top/scripts/upgrade-loop" -q -a ansible -d "$state" "$@" -B -f0 \
+	    -B -j1 -M -f0 -s system.yaml -k catalog.yaml -r request.yaml \
+	    -- -c local -d "$cloud"
+}
+
+# markers: each hypervisor's product, and where t1-vm1 runs.
+markers() {
+	for m in hv1 hv2 hv3; do
+		if [ -d "$cloud/$m" ]; then echo "$m: beta"
+		elif [ -f "$cloud/$m" ]; then echo "$m: alpha"
+		else echo "$m: none"; fi
+	done
+	echo "t1-vm1: on $(readlink "$cloud/t1-vm1")"
+}
+
+# ran N: iteration N's commands in the order they ran, the markers and
+# its report.
+ran() {
+	echo "== iteration $1: commands in the order they ran"
+	order "$cloud"
+	echo "== iteration $1: markers"
+	markers
+	echo "== iteration $1: report"
+	jq -c '.report | del(.time)' "$state/iter-$1/5-report.json"
+}
+
+# planned N: what rg-build made of the report of iteration N - 1.
+planned() {
+	echo "== iteration $1: rg-build"
+	jq -c '{iteration: .resource_graph.iteration,
+	    to_do: [.resource_graph.vertices[]
+	    | select((.actions_to_execute // []) | length > 0) | .id],
+	    sets: [.requests.requests[].change_sets[] | {id, status}]}' \
+	    "$state/iter-$1/1-rg.json"
+}
+
+status=0
+loop -n 1 || status=$?
+echo "== loop -n 1: status $status"
+ran 1
+status=0
+loop || status=$?
+echo "== loop resumed: status $status"
+ran 2
+planned 2
+planned 3
+cat "$state/summary.json"

@@ -134,7 +134,7 @@ eval_true(const struct expr *e, const struct mc_model *m, size_t o)
 const char *
 val_key(struct val v, char *buf, size_t size)
 {
-	size_t i;
+	size_t i, n;
 
 	switch (v.kind) {
 	case V_NUM:
@@ -144,7 +144,13 @@ val_key(struct val v, char *buf, size_t size)
 		snprintf(buf, size, "b:%d", v.num != 0);
 		break;
 	case V_STR:
-		snprintf(buf, size, "s:%s", v.str);
+		/* As snprintf "s:%s" would, without it: once per offer. */
+		n = strlen(v.str);
+		if (n > size - 3)
+			n = size - 3;
+		memcpy(buf, "s:", 2);
+		memcpy(buf + 2, v.str, n);
+		buf[n + 2] = '\0';
 		for (i = 2; v.ci && buf[i] != '\0'; i++)
 			buf[i] = (char)toupper((unsigned char)buf[i]);
 		break;

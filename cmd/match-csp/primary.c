@@ -109,7 +109,7 @@ struct expr *
 parser_path(struct parser *p, int prefixed)
 {
 	char buf[256];
-	size_t len = 0, start = p->tok.start;
+	size_t len = 0, room, start = p->tok.start;
 	long col = p->tok.col;
 
 	buf[0] = '\0';
@@ -122,9 +122,14 @@ parser_path(struct parser *p, int prefixed)
 	for (;;) {
 		if (p->tok.kind != TK_IDENT)
 			parser_unexpected(p, "an attribute name");
-		len += (size_t)snprintf(buf + len, len < sizeof buf ?
-		    sizeof buf - len : 0, "%s%.*s", len ? "." : "",
-		    (int)p->tok.len, p->src->text + p->tok.start);
+		/*
+		 * Once the path is too long, only count: buf + len would
+		 * point past the end of buf even with a size of 0.
+		 */
+		room = len < sizeof buf ? sizeof buf - len : 0;
+		len += (size_t)snprintf(room > 0 ? buf + len : NULL, room,
+		    "%s%.*s", len ? "." : "", (int)p->tok.len,
+		    p->src->text + p->tok.start);
 		parser_advance(p);
 		if (p->tok.kind != TK_DOT || parser_peek(p, 1).kind != TK_IDENT ||
 		    parser_peek(p, 2).kind == TK_LPAREN)

@@ -3,7 +3,8 @@
 #include <string.h>
 
 #include "cgraph.h"
-#include "jshare.h"
+#include "jwriter.h"
+#include "xalloc.h"
 
 void
 cgraph_free(struct cgraph *cg)
@@ -18,25 +19,59 @@ cgraph_free(struct cgraph *cg)
 	memset(cg, 0, sizeof *cg);
 }
 
-static void
-add_unique(json_t *list, const char *s)
+/*
+ * The section is streamed rather than built as jansson values: for a
+ * large cloud the tree would cost more time and memory than the
+ * coarsening itself.
+ */
+
+/* first_seen: s is not among list[0..n) (short lists: a scan will do). */
+static int
+first_seen(const char *const *list, size_t n, const char *s)
 {
-	json_t *v;
 	size_t i;
 
-	json_array_foreach(list, i, v)
-		if (strcmp(json_string_value(v), s) == 0)
-			return;
-	json_array_append_new(list, jshare(s));
+	for (i = 0; i < n; i++)
+		if (strcmp(list[i], s) == 0)
+			return 0;
+	return 1;
 }
 
-/* merged_level: level k of every member, in member order. */
-static json_t *
-merged_level(const struct rgraph *rg, const struct cg_group *g, size_t k)
+/* write_level_units: the units of level k, in member order, once. */
+static void
+write_level_units(struct jwriter *w, const struct rgraph *rg,
+    const struct cg_group *g, size_t k, const char **seen)
 {
-	json_t *units = json_array(), *acts = json_array();
+	size_t m, n = 0;
+
+	jw_array(w);
+	for (m = 0; m < g->nmembers; m++) {
+		const struct rg_vertex *v = &rg->v[g->members[m]];
+		const char *id;
+
+		if (k >= v->nlevels)
+			continue;
+		id = rg->units[rg->levels[v->first_level + k].unit].id;
+		if (first_seen(seen, n, id)) {
+			seen[n++] = id;
+			jw_string(w, id);
+		}
+	}
+	jw_end(w);
+}
+
+/* write_level: level k of every member, in member order. */
+static void
+write_level(struct jwriter *w, const struct rgraph *rg,
+    const struct cg_group *g, size_t k, const char **seen)
+{
 	size_t m, a;
 
+	jw_object(w);
+	jw_key(w, "upgrade_units");
+	write_level_units(w, rg, g, k, seen);
+	jw_key(w, "actions");
+	jw_array(w);
 	for (m = 0; m < g->nmembers; m++) {
 		const struct rg_vertex *v = &rg->v[g->members[m]];
 		const struct rg_level *l;
@@ -44,116 +79,167 @@ merged_level(const struct rgraph *rg, const struct cg_group *g, size_t k)
 		if (k >= v->nlevels)
 			continue;
 		l = &rg->levels[v->first_level + k];
-		add_unique(units, rg->units[l->unit].id);
 		for (a = l->first; a < l->first + l->count; a++)
-			json_array_append(acts, json_object_get(rg->actions[a],
-			    "id"));
+			jw_value(w, json_object_get(rg->actions[a], "id"));
 	}
-	return json_pack("{s:o, s:o}", "upgrade_units", units, "actions", acts);
+	jw_end(w);
+	jw_end(w);
 }
 
-static json_t *
-group_levels(const struct rgraph *rg, const struct cg_group *g)
+static void
+write_levels(struct jwriter *w, const struct rgraph *rg,
+    const struct cg_group *g)
 {
-	json_t *levels = json_array();
 	size_t m, k, depth = 0;
+	const char **seen;
 
 	for (m = 0; m < g->nmembers; m++)
 		if (rg->v[g->members[m]].nlevels > depth)
 			depth = rg->v[g->members[m]].nlevels;
+	if (depth == 0)
+		return;
+	seen = xcalloc(g->nmembers, sizeof *seen);
+	jw_key(w, "actions_to_execute");
+	jw_array(w);
 	for (k = 0; k < depth; k++)
-		json_array_append_new(levels, merged_level(rg, g, k));
-	return levels;
+		write_level(w, rg, g, k, seen);
+	jw_end(w);
+	free(seen);
 }
 
-/* group_undo: undo units in first-seen order, highest attempt counts. */
+/* write_undo_units: in first-seen order. */
 static void
-group_undo(const struct rgraph *rg, const struct cg_group *g, json_t *o)
+write_undo_units(struct jwriter *w, const struct rgraph *rg,
+    const struct cg_group *g)
 {
-	json_t *uus = json_array(), *att = json_object(), *old;
-	size_t m, i;
+	const char **seen;
+	size_t m, i, n = 0, total = 0;
 
+	for (m = 0; m < g->nmembers; m++)
+		total += rg->v[g->members[m]].nuu;
+	if (total == 0)
+		return;
+	seen = xcalloc(total, sizeof *seen);
+	jw_key(w, "undo_unit_ids");
+	jw_array(w);
 	for (m = 0; m < g->nmembers; m++) {
 		const struct rg_vertex *v = &rg->v[g->members[m]];
 
 		for (i = v->first_uu; i < v->first_uu + v->nuu; i++)
-			add_unique(uus, rg->undo_units[i]);
+			if (first_seen(seen, n, rg->undo_units[i])) {
+				seen[n++] = rg->undo_units[i];
+				jw_string(w, rg->undo_units[i]);
+			}
+	}
+	jw_end(w);
+	free(seen);
+}
+
+/* write_attempts: per undo unit in first-seen order, the highest count. */
+static void
+write_attempts(struct jwriter *w, const struct rgraph *rg,
+    const struct cg_group *g)
+{
+	struct rg_attempts *best;
+	size_t m, i, k, n = 0, total = 0;
+
+	for (m = 0; m < g->nmembers; m++)
+		total += rg->v[g->members[m]].natt;
+	if (total == 0)
+		return;
+	best = xcalloc(total, sizeof *best);
+	for (m = 0; m < g->nmembers; m++) {
+		const struct rg_vertex *v = &rg->v[g->members[m]];
+
 		for (i = v->first_att; i < v->first_att + v->natt; i++) {
-			old = json_object_get(att, rg->att[i].undo_unit);
-			if (old == NULL || json_integer_value(old) < rg->att[i].count)
-				json_object_set_new(att, rg->att[i].undo_unit,
-				    json_integer(rg->att[i].count));
+			for (k = 0; k < n; k++)
+				if (strcmp(best[k].undo_unit, rg->att[i].undo_unit) == 0)
+					break;
+			if (k == n)
+				best[n++] = rg->att[i];
+			else if (best[k].count < rg->att[i].count)
+				best[k].count = rg->att[i].count;
 		}
 	}
-	if (json_array_size(uus) > 0)
-		json_object_set_new_nocheck(o, "undo_unit_ids", uus);
-	else
-		json_decref(uus);
-	if (json_object_size(att) > 0)
-		json_object_set_new_nocheck(o, "failed_attempts", att);
-	else
-		json_decref(att);
+	jw_key(w, "failed_attempts");
+	jw_object(w);
+	for (k = 0; k < n; k++) {
+		jw_key(w, best[k].undo_unit);
+		jw_int(w, best[k].count);
+	}
+	jw_end(w);
+	free(best);
 }
 
-static json_t *
-group_to_json(const struct cgraph *cg, const struct cg_group *g)
+static void
+write_group(struct jwriter *w, const struct cgraph *cg,
+    const struct cg_group *g)
 {
-	json_t *o = json_object(), *members = json_array(), *levels;
 	size_t m;
 
-	json_object_set_new_nocheck(o, "id", json_string(g->id));
+	jw_object(w);
+	jw_key(w, "id");
+	jw_string(w, g->id);
+	jw_key(w, "members");
+	jw_array(w);
 	for (m = 0; m < g->nmembers; m++)
-		json_array_append_new(members,
-		    json_string(cg->rg->v[g->members[m]].id));
-	json_object_set_new_nocheck(o, "members", members);
-	json_object_set_new_nocheck(o, "modification_type",
-	    json_string(modification_names[g->mod]));
-	json_object_set_new_nocheck(o, "activation_status",
-	    json_string(g->deactivated ? "deactivated" : "active"));
-	group_undo(cg->rg, g, o);
-	levels = group_levels(cg->rg, g);
-	if (json_array_size(levels) > 0)
-		json_object_set_new_nocheck(o, "actions_to_execute", levels);
-	else
-		json_decref(levels);
-	if (g->isolated)
-		json_object_set_new_nocheck(o, "is_isolated", json_true());
-	if (g->failed)
-		json_object_set_new_nocheck(o, "is_failed", json_true());
-	return o;
+		jw_string(w, cg->rg->v[g->members[m]].id);
+	jw_end(w);
+	jw_key(w, "modification_type");
+	jw_string(w, modification_names[g->mod]);
+	jw_key(w, "activation_status");
+	jw_string(w, g->deactivated ? "deactivated" : "active");
+	write_undo_units(w, cg->rg, g);
+	write_attempts(w, cg->rg, g);
+	write_levels(w, cg->rg, g);
+	if (g->isolated) {
+		jw_key(w, "is_isolated");
+		jw_bool(w, 1);
+	}
+	if (g->failed) {
+		jw_key(w, "is_failed");
+		jw_bool(w, 1);
+	}
+	jw_end(w);
 }
 
-json_t *
-cgraph_to_json(const struct cgraph *cg)
+static void
+write_edge(struct jwriter *w, const struct cgraph *cg, const struct cg_edge *e)
 {
-	json_t *o = json_object(), *gs = json_array(), *es = json_array();
+	jw_object(w);
+	jw_key(w, "type");
+	jw_string(w, dep_type_names[e->type]);
+	jw_key(w, "dependent");
+	jw_string(w, cg->groups[e->from].id);
+	jw_key(w, "sponsor");
+	jw_string(w, cg->groups[e->to].id);
+	jw_key(w, "presence");
+	jw_string(w, presence_names[e->presence]);
+	if (e->incompatible) {
+		jw_key(w, "incompatibility_factor");
+		jw_bool(w, 1);
+	}
+	jw_end(w);
+}
+
+void
+cgraph_write(struct jwriter *w, const void *p)
+{
+	const struct cgraph *cg = p;
 	size_t i;
 
-	json_object_set_new_nocheck(o, "iteration",
-	    json_integer(cg->rg->iteration));
+	jw_key(w, "iteration");
+	jw_int(w, cg->rg->iteration);
+	jw_key(w, "groups");
+	jw_array(w);
 	for (i = 0; i < cg->ngroups; i++)
-		json_array_append_new(gs, group_to_json(cg, &cg->groups[i]));
-	for (i = 0; i < cg->nedges; i++) {
-		const struct cg_edge *e = &cg->edges[i];
-
-		json_t *x = json_object();
-
-		json_object_set_new_nocheck(x, "type",
-		    jshare(dep_type_names[e->type]));
-		json_object_set_new_nocheck(x, "dependent",
-		    json_string(cg->groups[e->from].id));
-		json_object_set_new_nocheck(x, "sponsor",
-		    json_string(cg->groups[e->to].id));
-		json_object_set_new_nocheck(x, "presence",
-		    jshare(presence_names[e->presence]));
-		if (e->incompatible)
-			json_object_set_new_nocheck(x, "incompatibility_factor",
-			    json_true());
-		json_array_append_new(es, x);
-	}
-	json_object_set_new_nocheck(o, "groups", gs);
-	json_object_set_new_nocheck(o, "edges", es);
-	return o;
+		write_group(w, cg, &cg->groups[i]);
+	jw_end(w);
+	jw_key(w, "edges");
+	jw_array(w);
+	for (i = 0; i < cg->nedges; i++)
+		write_edge(w, cg, &cg->edges[i]);
+	jw_end(w);
 }
 
 void

@@ -44,8 +44,13 @@ struct cgraph {
 };
 
 void cgraph_free(struct cgraph *cg);
-/* cgraph_to_json: the section's content (without "version"). */
-json_t *cgraph_to_json(const struct cgraph *cg);
+/*
+ * cgraph_write: the section's members after "version", streamed into
+ * the open section object; cg is a const struct cgraph * (the shape
+ * output_json_with() wants).
+ */
+struct jwriter;
+void cgraph_write(struct jwriter *w, const void *cg);
 void cgraph_dot(const struct cgraph *cg, FILE *fp);
 
 #endif

@@ -10,7 +10,6 @@
 #include "cli.h"
 #include "coarsen.h"
 #include "exitcodes.h"
-#include "jshare.h"
 #include "load.h"
 #include "output.h"
 #include "state.h"
@@ -60,8 +59,10 @@ write_result(const struct options *o, json_t *doc, const struct cgraph *cg)
 		cgraph_dot(cg, fp);
 		return output_text_commit(fp);
 	}
-	state_put(doc, SECTION_CONTROL_GRAPH, cgraph_to_json(cg));
-	return output_json(doc);
+	/* an empty section to fill: it keeps its place in the document */
+	state_put(doc, SECTION_CONTROL_GRAPH, json_object());
+	return output_json_with(doc, state_section(doc, SECTION_CONTROL_GRAPH),
+	    cgraph_write, cg);
 }
 
 /* coarsen: read the RG of doc, contract it, write the result. */
@@ -114,6 +115,5 @@ main(int argc, char **argv)
 		status = coarsen(&o, doc);
 		json_decref(doc);
 	}
-	jshare_clear();
 	return output_close(status);
 }

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jshare.h"
+#include "jwriter.h"
 #include "rgraph.h"
 #include "xalloc.h"
 
@@ -46,6 +46,7 @@ rgraph_free(struct rgraph *g)
 	free(g->units);
 	free(g->levels);
 	free(g->actions);
+	free(g->made);
 	free(g->undo_units);
 	free(g->att);
 	idmap_free(&g->ids);
@@ -105,6 +106,17 @@ rgraph_add_action(struct rgraph *g, json_t *action)
 }
 
 void
+rgraph_add_made(struct rgraph *g, const struct rg_made *m)
+{
+	size_t cap = g->actions_cap;
+
+	rgraph_add_action(g, NULL);
+	if (g->made == NULL || cap != g->actions_cap)
+		g->made = xreallocarray(g->made, g->actions_cap, sizeof *g->made);
+	g->made[g->nactions - 1] = *m;
+}
+
+void
 rgraph_add_attempts(struct rgraph *g, const char *uu, long count)
 {
 	GROW(g->att, g->natt, g->att_cap);
@@ -144,114 +156,227 @@ rgraph_unit(struct rgraph *g, const char *id, enum upgrade_method method)
 	return g->nunits++;
 }
 
+/*
+ * The section is streamed rather than built as jansson values: for a
+ * large cloud the tree would cost more time and memory than planning.
+ */
+
 static void
-set(json_t *o, const char *key, json_t *v)
+write_key_string(struct jwriter *w, const char *key, const char *s)
 {
-	json_object_set_new_nocheck(o, key, v);
+	jw_key(w, key);
+	jw_string(w, s);
 }
 
-static json_t *
-vertex_levels(const struct rgraph *g, const struct rg_vertex *v)
+static void
+write_key_int(struct jwriter *w, const char *key, json_int_t v)
 {
-	json_t *levels = json_array();
+	jw_key(w, key);
+	jw_int(w, v);
+}
+
+/* write_argv: argv with each "{resource}" element replaced. */
+static void
+write_argv(struct jwriter *w, const json_t *argv, const char *resource)
+{
+	const json_t *v;
+	size_t i;
+
+	jw_array(w);
+	json_array_foreach(argv, i, v) {
+		const char *s = json_string_value(v);
+
+		jw_string(w, strcmp(s, "{resource}") == 0 ? resource : s);
+	}
+	jw_end(w);
+}
+
+static void
+write_made_id(struct jwriter *w, const struct rg_made *m)
+{
+	jw_string_open(w);
+	jw_string_part(w, m->undo_unit, strlen(m->undo_unit));
+	jw_string_part(w, ".", 1);
+	if (m->change > 0)
+		jw_string_part_int(w, m->change);
+	else
+		jw_string_part(w, "undo", 4);
+	jw_string_part(w, ":", 1);
+	jw_string_part(w, m->resource, strlen(m->resource));
+	jw_string_part(w, ":", 1);
+	jw_string_part_int(w, (json_int_t)m->count);
+	jw_string_close(w);
+}
+
+static void
+write_made(struct jwriter *w, const struct rg_made *m)
+{
+	jw_object(w);
+	jw_key(w, "id");
+	write_made_id(w, m);
+	write_key_string(w, "undo_unit", m->undo_unit);
+	if (m->change > 0)
+		write_key_int(w, "change", m->change);
+	write_key_string(w, "op", m->op);
+	write_key_string(w, "product", m->product);
+	write_key_string(w, "version", m->version);
+	jw_key(w, "argv");
+	write_argv(w, m->argv, m->resource);
+	write_key_int(w, "duration", m->duration);
+	if (m->undo_argv != NULL) {
+		jw_key(w, "undo");
+		jw_object(w);
+		jw_key(w, "argv");
+		write_argv(w, m->undo_argv, m->resource);
+		write_key_int(w, "duration", m->undo_duration);
+		jw_end(w);
+	}
+	jw_end(w);
+}
+
+static void
+write_levels(struct jwriter *w, const struct rgraph *g,
+    const struct rg_vertex *v)
+{
 	size_t l, k;
 
+	jw_key(w, "actions_to_execute");
+	jw_array(w);
 	for (l = v->first_level; l < v->first_level + v->nlevels; l++) {
 		const struct rg_level *lv = &g->levels[l];
-		json_t *acts = json_array();
 
+		jw_object(w);
+		write_key_string(w, "upgrade_unit", g->units[lv->unit].id);
+		jw_key(w, "actions");
+		jw_array(w);
 		for (k = lv->first; k < lv->first + lv->count; k++)
-			json_array_append(acts, g->actions[k]);
-		json_array_append_new(levels, json_pack("{s:s, s:o}",
-		    "upgrade_unit", g->units[lv->unit].id, "actions", acts));
+			if (g->actions[k] != NULL)
+				jw_value(w, g->actions[k]);
+			else
+				write_made(w, &g->made[k]);
+		jw_end(w);
+		jw_end(w);
 	}
-	return levels;
+	jw_end(w);
 }
 
-/* vertex_to_json: attributes at their defaults are left out. */
-static json_t *
-vertex_to_json(const struct rgraph *g, const struct rg_vertex *v)
+/* write_attempts: one count per undo unit, the last given wins. */
+static void
+write_attempts(struct jwriter *w, const struct rgraph *g,
+    const struct rg_vertex *v)
 {
-	json_t *o = json_object(), *list, *att;
+	size_t i, j, end = v->first_att + v->natt;
+
+	jw_key(w, "failed_attempts");
+	jw_object(w);
+	for (i = v->first_att; i < end; i++) {
+		const char *uu = g->att[i].undo_unit;
+		long count = g->att[i].count;
+
+		for (j = v->first_att; j < i; j++)
+			if (strcmp(g->att[j].undo_unit, uu) == 0)
+				break;
+		if (j < i)
+			continue;	/* written already */
+		for (j = i + 1; j < end; j++)
+			if (strcmp(g->att[j].undo_unit, uu) == 0)
+				count = g->att[j].count;
+		write_key_int(w, uu, count);
+	}
+	jw_end(w);
+}
+
+/* write_vertex: attributes at their defaults are left out. */
+static void
+write_vertex(struct jwriter *w, const struct rgraph *g,
+    const struct rg_vertex *v)
+{
 	size_t i;
 
-	set(o, "id", json_string(v->id));
-	set(o, "kind", jshare(resource_kind_names[v->kind]));
-	set(o, "modification_type", jshare(modification_names[v->mod]));
-	set(o, "activation_status",
-	    jshare(v->deactivated ? "deactivated" : "active"));
+	jw_object(w);
+	write_key_string(w, "id", v->id);
+	write_key_string(w, "kind", resource_kind_names[v->kind]);
+	write_key_string(w, "modification_type", modification_names[v->mod]);
+	write_key_string(w, "activation_status",
+	    v->deactivated ? "deactivated" : "active");
 	if (v->nuu > 0) {
-		list = json_array();
+		jw_key(w, "undo_unit_ids");
+		jw_array(w);
 		for (i = v->first_uu; i < v->first_uu + v->nuu; i++)
-			json_array_append_new(list, jshare(g->undo_units[i]));
-		set(o, "undo_unit_ids", list);
+			jw_string(w, g->undo_units[i]);
+		jw_end(w);
 	}
 	if (v->nlevels > 0)
-		set(o, "actions_to_execute", vertex_levels(g, v));
-	if (v->natt > 0) {
-		att = json_object();
-		for (i = v->first_att; i < v->first_att + v->natt; i++)
-			json_object_set_new(att, g->att[i].undo_unit,
-			    json_integer(g->att[i].count));
-		set(o, "failed_attempts", att);
+		write_levels(w, g, v);
+	if (v->natt > 0)
+		write_attempts(w, g, v);
+	if (v->isolated) {
+		jw_key(w, "is_isolated");
+		jw_bool(w, 1);
 	}
-	if (v->isolated)
-		set(o, "is_isolated", json_true());
-	if (v->failed)
-		set(o, "is_failed", json_true());
-	return o;
+	if (v->failed) {
+		jw_key(w, "is_failed");
+		jw_bool(w, 1);
+	}
+	jw_end(w);
 }
 
-static json_t *
-edge_to_json(const struct rgraph *g, const struct rg_edge *e)
+static void
+write_edge(struct jwriter *w, const struct rgraph *g, const struct rg_edge *e)
 {
-	json_t *o = json_object();
-
-	set(o, "type", jshare(dep_type_names[e->type]));
-	set(o, "dependent", json_string(g->v[e->dependent].id));
-	set(o, "sponsor", json_string(g->v[e->sponsor].id));
-	set(o, "presence", jshare(presence_names[e->presence]));
-	if (e->incompatible)
-		set(o, "incompatibility_factor", json_true());
-	return o;
+	jw_object(w);
+	write_key_string(w, "type", dep_type_names[e->type]);
+	write_key_string(w, "dependent", g->v[e->dependent].id);
+	write_key_string(w, "sponsor", g->v[e->sponsor].id);
+	write_key_string(w, "presence", presence_names[e->presence]);
+	if (e->incompatible) {
+		jw_key(w, "incompatibility_factor");
+		jw_bool(w, 1);
+	}
+	jw_end(w);
 }
 
-static json_t *
-unit_to_json(const struct rg_unit *u)
+static void
+write_unit(struct jwriter *w, const struct rg_unit *u)
 {
-	json_t *o = json_object();
-
-	set(o, "id", json_string(u->id));
-	set(o, "method", json_string(method_names[u->method]));
-	if (u->partitions != NULL)
-		json_object_set_nocheck(o, "partitions", u->partitions);
+	jw_object(w);
+	write_key_string(w, "id", u->id);
+	write_key_string(w, "method", method_names[u->method]);
+	if (u->partitions != NULL) {
+		jw_key(w, "partitions");
+		jw_value(w, u->partitions);
+	}
 	if (u->old_id != NULL)
-		set(o, "old", json_string(u->old_id));
+		write_key_string(w, "old", u->old_id);
 	if (u->new_id != NULL)
-		set(o, "new", json_string(u->new_id));
-	return o;
+		write_key_string(w, "new", u->new_id);
+	jw_end(w);
 }
 
-json_t *
-rgraph_to_json(const struct rgraph *g)
+void
+rgraph_write(struct jwriter *w, const void *p)
 {
-	json_t *o = json_object(), *vs = json_array(), *es = json_array(),
-	    *us = json_array();
+	const struct rgraph *g = p;
 	size_t i;
 
-	set(o, "iteration", json_integer(g->iteration));
+	write_key_int(w, "iteration", g->iteration);
 	if (g->time != NULL)
-		set(o, "time", json_string(g->time));
+		write_key_string(w, "time", g->time);
+	jw_key(w, "vertices");
+	jw_array(w);
 	for (i = 0; i < g->nv; i++)
-		json_array_append_new(vs, vertex_to_json(g, &g->v[i]));
+		write_vertex(w, g, &g->v[i]);
+	jw_end(w);
+	jw_key(w, "edges");
+	jw_array(w);
 	for (i = 0; i < g->ne; i++)
-		json_array_append_new(es, edge_to_json(g, &g->e[i]));
+		write_edge(w, g, &g->e[i]);
+	jw_end(w);
+	jw_key(w, "upgrade_units");
+	jw_array(w);
 	for (i = 0; i < g->nunits; i++)
-		json_array_append_new(us, unit_to_json(&g->units[i]));
-	set(o, "vertices", vs);
-	set(o, "edges", es);
-	set(o, "upgrade_units", us);
-	return o;
+		write_unit(w, &g->units[i]);
+	jw_end(w);
 }
 
 void

@@ -14,7 +14,9 @@
  * rg-build fills a struct rgraph and writes it with rgraph_to_json();
  * later stages read it with rgraph_load(), which checks every reference
  * (edge ends, level units) so that consumers can trust indices.
- * Actions stay JSON objects: consumers pass them on as they are.
+ * Actions read back stay JSON objects: consumers pass them on as they
+ * are.  Actions rg-build makes stay flat records (struct rg_made) until
+ * the graph is written: a large cloud has hundreds of thousands.
  */
 #ifndef UPKIT_RGRAPH_H
 #define UPKIT_RGRAPH_H
@@ -43,6 +45,22 @@ struct rg_level {
 struct rg_attempts {
 	const char *undo_unit;
 	long count;
+};
+
+/*
+ * rg_made: an action as rg-build makes it.  Its id is
+ * "<undo_unit>.<change>:<resource>:<count>" ("undo" for change 0); its
+ * argv is the catalog's, with each "{resource}" element replaced by the
+ * resource id; undo_argv is NULL when nothing undoes it.
+ */
+struct rg_made {
+	const char *undo_unit;
+	long change;		/* 0 for an undo operation */
+	const char *resource;
+	size_t count;		/* its number within the operation */
+	const char *op, *product, *version;
+	const json_t *argv, *undo_argv;
+	long duration, undo_duration;
 };
 
 struct rg_vertex {
@@ -83,6 +101,7 @@ struct rgraph {
 	size_t nlevels, levels_cap;
 	json_t **actions;	/* action objects, owned references */
 	size_t nactions, actions_cap;
+	struct rg_made *made;	/* by action index, where actions[] is NULL */
 	const char **undo_units;
 	size_t nundo_units, undo_units_cap;
 	struct rg_attempts *att;
@@ -105,6 +124,8 @@ void rgraph_add_undo_unit(struct rgraph *g, const char *uu);
 size_t rgraph_add_level(struct rgraph *g, size_t unit);
 /* rgraph_add_action: append action (stolen) to the last level. */
 void rgraph_add_action(struct rgraph *g, json_t *action);
+/* rgraph_add_made: append a copy of m to the last level. */
+void rgraph_add_made(struct rgraph *g, const struct rg_made *m);
 void rgraph_add_attempts(struct rgraph *g, const char *uu, long count);
 size_t rgraph_add_edge(struct rgraph *g, enum dep_type type, size_t dependent,
     size_t sponsor, enum presence presence);
@@ -114,8 +135,13 @@ size_t rgraph_unit(struct rgraph *g, const char *id,
 
 /* rgraph_load: the "resource_graph" section; 0 or -1 (diagnosed). */
 int rgraph_load(struct access *a, const json_t *section, struct rgraph *g);
-/* rgraph_to_json: the section's content (without "version"). */
-json_t *rgraph_to_json(const struct rgraph *g);
+/*
+ * rgraph_write: the section's members after "version", streamed into
+ * the open section object; g is a const struct rgraph * (the shape
+ * output_json_with() wants).
+ */
+struct jwriter;
+void rgraph_write(struct jwriter *w, const void *g);
 /* rgraph_dot: the graph in Graphviz's dot language. */
 void rgraph_dot(const struct rgraph *g, FILE *fp);
 

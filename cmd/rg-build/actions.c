@@ -7,33 +7,16 @@
  * always associated with one or more undo actions"), for the actuator's
  * resource-level undo.
  *
+ * The actions stay flat records (struct rg_made) until rgraph_write().
+ *
  * Replacing a product by another removes the old one and installs the
  * new; a new version of the same product is installed over the old.
  * A resource that is added or retired runs its product's create or
  * delete action.
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "jshare.h"
 #include "rgb.h"
-#include "xalloc.h"
-
-static json_t *
-substitute(const json_t *argv, const char *resource)
-{
-	json_t *out = json_array(), *v;
-	size_t i;
-
-	json_array_foreach(argv, i, v) {
-		const char *s = json_string_value(v);
-
-		json_array_append_new(out, jshare(
-		    strcmp(s, "{resource}") == 0 ? resource : s));
-	}
-	return out;
-}
 
 static const struct cat_action_def *
 action_def(const struct rgb *b, struct pv p, enum cat_action what)
@@ -69,50 +52,29 @@ reverse(const struct rgb *b, struct pv p, enum cat_action what,
 	}
 }
 
-static json_t *
-make_action(struct rgb *b, struct opctx *o, struct pv p, enum cat_action what,
-    const struct cat_action_def *def, struct pv prev)
-{
-	const struct cat_action_def *u;
-	struct pv up;
-	json_t *act = json_object();
-	size_t n = strlen(o->undo_unit) + strlen(o->resource) + 48;
-	char *id = xmalloc(n);
-
-	if (o->change > 0)
-		snprintf(id, n, "%s.%ld:%s:%zu", o->undo_unit, o->change,
-		    o->resource, ++o->count);
-	else
-		snprintf(id, n, "%s.undo:%s:%zu", o->undo_unit, o->resource,
-		    ++o->count);
-	json_object_set_new_nocheck(act, "id", json_string(id));
-	free(id);
-	json_object_set_new_nocheck(act, "undo_unit", jshare(o->undo_unit));
-	if (o->change > 0)
-		json_object_set_new_nocheck(act, "change", json_integer(o->change));
-	json_object_set_new_nocheck(act, "op",
-	    jshare(cat_action_names[what]));
-	json_object_set_new_nocheck(act, "product", jshare(p.product));
-	json_object_set_new_nocheck(act, "version", jshare(p.version));
-	json_object_set_new_nocheck(act, "argv", substitute(def->argv,
-	    o->resource));
-	json_object_set_new_nocheck(act, "duration", json_integer(def->duration));
-	if ((u = reverse(b, p, what, prev, &up)) != NULL)
-		json_object_set_new_nocheck(act, "undo", json_pack("{s:o, s:I}",
-		    "argv", substitute(u->argv, o->resource),
-		    "duration", (json_int_t)u->duration));
-	return act;
-}
-
 static size_t
 emit(struct rgb *b, struct opctx *o, struct pv p, enum cat_action what,
     struct pv prev)
 {
-	const struct cat_action_def *def = action_def(b, p, what);
+	const struct cat_action_def *def = action_def(b, p, what), *u;
+	struct rg_made m;
+	struct pv up;
 
 	if (def == NULL)
 		return 0;
-	rgraph_add_action(&b->out, make_action(b, o, p, what, def, prev));
+	m.undo_unit = o->undo_unit;
+	m.change = o->change;
+	m.resource = o->resource;
+	m.count = ++o->count;
+	m.op = cat_action_names[what];
+	m.product = p.product;
+	m.version = p.version;
+	m.argv = def->argv;
+	m.duration = def->duration;
+	u = reverse(b, p, what, prev, &up);
+	m.undo_argv = u != NULL ? u->argv : NULL;
+	m.undo_duration = u != NULL ? u->duration : 0;
+	rgraph_add_made(&b->out, &m);
 	return 1;
 }
 

@@ -250,7 +250,7 @@ modification(const struct rgb *b, const struct rg_vertex *v)
 	if (v->nlevels == 0)
 		return MOD_NO_CHANGE;
 	l = &b->out.levels[v->first_level];
-	op = json_string_value(json_object_get(b->out.actions[l->first], "op"));
+	op = b->out.made[l->first].op;
 	if (strcmp(op, "create") == 0)
 		return MOD_ADD;
 	if (strcmp(op, "delete") == 0)

@@ -147,18 +147,26 @@ plan(struct rgb *b)
 static int
 write_result(struct rgb *b)
 {
+	json_t *old;
 	FILE *fp;
+	int status;
 
 	if (b->opt->dot) {
 		fp = output_text_begin();
 		rgraph_dot(&b->out, fp);
 		return output_text_commit(fp);
 	}
+	/* the sections replaced hold strings the new graph still points to */
+	old = json_copy(b->doc);
 	state_put(b->doc, SECTION_SYSTEM, json_incref(b->system_sec));
 	state_put(b->doc, SECTION_CATALOG, json_incref(b->catalog_sec));
 	state_put(b->doc, SECTION_REQUESTS, request_model_to_json(&b->model));
-	state_put(b->doc, SECTION_RESOURCE_GRAPH, rgraph_to_json(&b->out));
-	return output_json(b->doc);
+	/* an empty section to fill: it keeps its place in the document */
+	state_put(b->doc, SECTION_RESOURCE_GRAPH, json_object());
+	status = output_json_with(b->doc, state_section(b->doc,
+	    SECTION_RESOURCE_GRAPH), rgraph_write, &b->out);
+	json_decref(old);
+	return status;
 }
 
 int

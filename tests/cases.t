@@ -9,8 +9,11 @@
 #   stderr   the exact expected standard error (absent: must be empty)
 #   status   the expected exit status (absent: 0)
 # The command runs inside the case folder, so file operands and the
-# names in diagnostics are relative to it.  UPKIT_REGEN=1 rewrites the
-# expected files from what the tools do now (review the diff!).
+# names in diagnostics are relative to it.  UPKIT_CASES=PATTERN runs only
+# the cases whose "tool/case" name matches the shell pattern, and
+# UPKIT_REGEN=1 rewrites the expected files of the cases it runs from
+# what the tools do now (review the diff!):
+#   UPKIT_REGEN=1 UPKIT_CASES='match-csp/*' prove tests/cases.t
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -60,6 +63,9 @@ for dir in "$top"/tests/*/*/; do
 	dir=${dir%/}
 	[ -f "$dir/args" ] || [ -f "$dir/cmd" ] || continue
 	tool=$(basename "$(dirname "$dir")")
-	run_case "$dir" "$tool/$(basename "$dir")" "$tool"
+	name="$tool/$(basename "$dir")"
+	# shellcheck disable=SC2254 # the pattern is meant to match
+	case $name in ${UPKIT_CASES:-*}) ;; *) continue ;; esac
+	run_case "$dir" "$name" "$tool"
 done
 done_testing

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "coarsen.h"
 #include "exitcodes.h"
+#include "jarena.h"
 #include "load.h"
 #include "output.h"
 #include "state.h"
@@ -109,11 +110,13 @@ main(int argc, char **argv)
 	int status;
 
 	cli_init(argv);
+	jarena_start();
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
 	status = load_document(o.file, &doc);
 	if (status == EXIT_OK) {
 		status = coarsen(&o, doc);
-		json_decref(doc);
+		jarena_drop(doc);
 	}
+	jarena_end();
 	return output_close(status);
 }

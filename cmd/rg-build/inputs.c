@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "exitcodes.h"
+#include "jarena.h"
 #include "load.h"
 #include "rgb.h"
 #include "state.h"
@@ -188,9 +189,9 @@ rgb_free(struct rgb *b)
 	rgraph_free(&b->out);
 	sysconf_free(&b->sc);
 	catalog_free(&b->cat);
-	json_decref(b->system_sec);
-	json_decref(b->catalog_sec);
-	json_decref(b->undo_requests);
-	json_decref(b->request_docs);
-	json_decref(b->doc);
+	jarena_drop(b->system_sec);
+	jarena_drop(b->catalog_sec);
+	jarena_drop(b->undo_requests);
+	jarena_drop(b->request_docs);
+	jarena_drop(b->doc);
 }

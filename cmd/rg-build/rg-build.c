@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "exitcodes.h"
+#include "jarena.h"
 #include "jshare.h"
 #include "load.h"
 #include "output.h"
@@ -165,7 +166,7 @@ write_result(struct rgb *b)
 	state_put(b->doc, SECTION_RESOURCE_GRAPH, json_object());
 	status = output_json_with(b->doc, state_section(b->doc,
 	    SECTION_RESOURCE_GRAPH), rgraph_write, &b->out);
-	json_decref(old);
+	jarena_drop(old);
 	return status;
 }
 
@@ -182,6 +183,7 @@ main(int argc, char **argv)
 	int status;
 
 	cli_init(argv);
+	jarena_start();
 	o.requests = calloc((size_t)argc + 1, sizeof *o.requests);
 	if (o.requests == NULL)
 		return EXIT_OSERR;
@@ -199,6 +201,7 @@ main(int argc, char **argv)
 	free(b.lv);
 	rgb_free(&b);
 	jshare_clear();
+	jarena_end();
 	free(o.requests);
 	return output_close(status);
 }

@@ -1,0 +1,100 @@
+/* jarena.c: one arena for jansson's values (see jarena.h). */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "jarena.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define JARENA_OFF 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define JARENA_OFF 1
+#endif
+#endif
+
+#define CHUNK_SIZE ((size_t)4 << 20)
+/* Larger blocks get a chunk of their own, so chunks stay well used. */
+#define BIG_BLOCK (CHUNK_SIZE / 8)
+
+struct chunk {
+	struct chunk *next;
+	size_t pad;		/* keeps the data 16-byte aligned */
+};
+
+static struct chunk *chunks;
+static char *next_free, *chunk_end;
+static int active;
+
+#ifndef JARENA_OFF
+static struct chunk *
+new_chunk(size_t size)
+{
+	struct chunk *c = malloc(sizeof *c + size);
+
+	if (c == NULL)
+		return NULL;
+	c->next = chunks;
+	chunks = c;
+	return c;
+}
+
+/* arena_malloc: 8-byte aligned, as jansson's structures need. */
+static void *
+arena_malloc(size_t size)
+{
+	struct chunk *c;
+	void *p;
+
+	if (size > SIZE_MAX - 16)
+		return NULL;
+	size = (size + 7) & ~(size_t)7;
+	if (size > BIG_BLOCK)
+		return (c = new_chunk(size)) ? (void *)(c + 1) : NULL;
+	if (size > (size_t)(chunk_end - next_free)) {
+		if ((c = new_chunk(CHUNK_SIZE)) == NULL)
+			return NULL;
+		next_free = (char *)(c + 1);
+		chunk_end = next_free + CHUNK_SIZE;
+	}
+	p = next_free;
+	next_free += size;
+	return p;
+}
+
+static void
+arena_free(void *p)
+{
+	(void)p;	/* everything goes at jarena_end */
+}
+#endif
+
+void
+jarena_start(void)
+{
+#ifndef JARENA_OFF
+	json_set_alloc_funcs(arena_malloc, arena_free);
+	active = 1;
+#endif
+}
+
+void
+jarena_drop(json_t *v)
+{
+	if (!active)
+		json_decref(v);
+}
+
+void
+jarena_end(void)
+{
+	struct chunk *c;
+
+	while ((c = chunks) != NULL) {
+		chunks = c->next;
+		free(c);
+	}
+	next_free = chunk_end = NULL;
+	if (active)
+		json_set_alloc_funcs(malloc, free);
+	active = 0;
+}

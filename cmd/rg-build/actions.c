@@ -24,7 +24,7 @@ action_def(const struct rgb *b, struct pv p, enum cat_action what)
 	const struct cat_product *d;
 
 	if (p.product == NULL ||
-	    (d = catalog_find(&b->cat, p.product, p.version)) == NULL ||
+	    (d = rgb_product(b, p.product, p.version)) == NULL ||
 	    d->actions[what].argv == NULL)
 		return NULL;
 	return &d->actions[what];

@@ -95,7 +95,7 @@ require_on(struct rgb *b, struct access *a, struct slots *sl, uint32_t q,
     uint32_t s, uint32_t root, size_t x, const struct cat_require *need)
 {
 	const struct cat_product *d = need->version ?
-	    catalog_find(&b->cat, need->product, need->version) :
+	    rgb_product(b, need->product, need->version) :
 	    catalog_newest(&b->cat, need->product);
 	struct pv to = { d->name, d->version }, have;
 	struct pstate st;
@@ -137,7 +137,7 @@ complement_transition(struct rgb *b, struct access *a, struct slots *sl,
 	int rc = 0;
 
 	if (t->to.product == NULL ||
-	    (d = catalog_find(&b->cat, t->to.product, t->to.version)) == NULL)
+	    (d = rgb_product(b, t->to.product, t->to.version)) == NULL)
 		return 0;
 	root = tref_change(b, ref)->of ? (uint32_t)tref_change(b, ref)->of - 1 :
 	    ref.change;

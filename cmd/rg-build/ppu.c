@@ -100,8 +100,8 @@ union_of(const struct idlist *a, const struct idlist *b, char *mark,
 static int
 check_actions(struct rgb *b, struct access *a, struct pv from, struct pv to)
 {
-	const struct cat_product *o = catalog_find(&b->cat, from.product,
-	    from.version), *n = catalog_find(&b->cat, to.product, to.version);
+	const struct cat_product *o = rgb_product(b, from.product,
+	    from.version), *n = rgb_product(b, to.product, to.version);
 
 	if (n->actions[CAT_CREATE].argv == NULL)
 		return access_fail(a, "%s %s has no create action: the catalog "

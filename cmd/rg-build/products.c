@@ -160,3 +160,90 @@ pstate_projected(const struct rgb *b, const struct res *r, struct pstate *s)
 			pstate_apply(b, s, t);
 	}
 }
+
+/*
+ * A large cloud asks the catalog the same few questions hundreds of
+ * thousands of times (what installs esxi 6.7, may ip 6 talk to ip 4),
+ * and each catalog_find() formats and hashes a "name@version" key.
+ * Small direct-mapped caches, keyed by copies of the strings (so that
+ * no lifetime matters), answer the repeats.
+ */
+#define MEMO_SLOTS 256
+#define MEMO_TEXT 48	/* longer names are not cached */
+
+/* memo_key: the texts joined, or 0 if they do not fit a key. */
+static int
+memo_key(char *key, const char *const *texts, size_t n)
+{
+	size_t i, used = 0, len;
+
+	for (i = 0; i < n; i++) {
+		if (texts[i] == NULL ||
+		    (len = strlen(texts[i])) + 1 > MEMO_TEXT - used)
+			return 0;
+		memcpy(key + used, texts[i], len + 1);
+		used += len + 1;
+	}
+	memset(key + used, 0, MEMO_TEXT - used);
+	return 1;
+}
+
+static size_t
+memo_slot(const char *key)
+{
+	size_t h = 1469598103934665603ULL, i;
+
+	for (i = 0; i < MEMO_TEXT; i++)
+		h = (h ^ (unsigned char)key[i]) * 1099511628211ULL;
+	return h % MEMO_SLOTS;
+}
+
+const struct cat_product *
+rgb_product(const struct rgb *b, const char *name, const char *version)
+{
+	static struct {
+		const struct catalog *cat;
+		char key[MEMO_TEXT];
+		const struct cat_product *p;
+	} memo[MEMO_SLOTS];
+	const char *texts[] = { name, version };
+	char key[MEMO_TEXT];
+	size_t i;
+
+	if (!memo_key(key, texts, 2))
+		return catalog_find(&b->cat, name, version);
+	i = memo_slot(key);
+	if (memo[i].cat != &b->cat || memcmp(memo[i].key, key, MEMO_TEXT) != 0) {
+		memo[i].cat = &b->cat;
+		memcpy(memo[i].key, key, MEMO_TEXT);
+		memo[i].p = catalog_find(&b->cat, name, version);
+	}
+	return memo[i].p;
+}
+
+int
+rgb_compatible(const struct rgb *b, struct pv x, struct pv y,
+    enum dep_type type)
+{
+	static struct {
+		const struct catalog *cat;
+		char key[MEMO_TEXT];
+		int yes;
+	} memo[MEMO_SLOTS];
+	const char *texts[] = { dep_type_names[type], x.product, x.version,
+		y.product, y.version };
+	char key[MEMO_TEXT];
+	size_t i;
+
+	if (!memo_key(key, texts, 5))
+		return catalog_compatible(&b->cat, x.product, x.version,
+		    y.product, y.version, type);
+	i = memo_slot(key);
+	if (memo[i].cat != &b->cat || memcmp(memo[i].key, key, MEMO_TEXT) != 0) {
+		memo[i].cat = &b->cat;
+		memcpy(memo[i].key, key, MEMO_TEXT);
+		memo[i].yes = catalog_compatible(&b->cat, x.product, x.version,
+		    y.product, y.version, type);
+	}
+	return memo[i].yes;
+}

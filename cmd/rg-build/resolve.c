@@ -14,7 +14,7 @@ int
 check_described(struct rgb *b, struct access *a, struct pv p,
     const char *resource)
 {
-	if (p.product == NULL || catalog_find(&b->cat, p.product, p.version))
+	if (p.product == NULL || rgb_product(b, p.product, p.version))
 		return 0;
 	return access_fail(a, "the catalog does not describe %s version "
 	    "\"%s\"%s%s%s", p.product, p.version, resource ? " (on \"" : "",
@@ -26,7 +26,7 @@ static int
 installs_on(const struct rgb *b, struct access *a, struct pv p,
     const struct res *r)
 {
-	const struct cat_product *d = catalog_find(&b->cat, p.product,
+	const struct cat_product *d = rgb_product(b, p.product,
 	    p.version);
 
 	if (d->installs_on == 0 || (d->installs_on & (1u << r->kind)) ||

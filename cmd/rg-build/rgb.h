@@ -122,6 +122,11 @@ void pstate_free(struct pstate *s);
 void pstate_projected(const struct rgb *b, const struct res *r,
     struct pstate *s);
 int product_kind(const struct catalog *c, const char *name);
+/* rgb_product, rgb_compatible: catalog_find, catalog_compatible, cached. */
+const struct cat_product *rgb_product(const struct rgb *b, const char *name,
+    const char *version);
+int rgb_compatible(const struct rgb *b, struct pv x, struct pv y,
+    enum dep_type type);
 
 /* select.c */
 struct idlist {

@@ -54,9 +54,7 @@ compatible_sets(const struct rgb *b, const struct pstate *x,
 
 	for (i = 0; i < x->n; i++)
 		for (j = 0; j < y->n; j++)
-			if (!catalog_compatible(&b->cat, x->p[i].product,
-			    x->p[i].version, y->p[j].product, y->p[j].version,
-			    type))
+			if (!rgb_compatible(b, x->p[i], y->p[j], type))
 				return 0;
 	return 1;
 }

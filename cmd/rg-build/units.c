@@ -33,11 +33,13 @@ ppu_unit(struct rgb *b, struct tref ref)
 	uint32_t root = c->of ? (uint32_t)c->of - 1 : ref.change;
 	const struct change *rc = &tref_set(b, ref)->changes[root];
 	char id[512];
-	size_t u, i;
+	size_t u, i, n;
 
 	snprintf(id, sizeof id, "ppu:%s.%u", tref_set(b, ref)->uid, root + 1);
+	n = b->out.nunits;
 	u = rgraph_unit(&b->out, id, METHOD_PPU);
-	for (i = 0; i < rc->ntr; i++) {
+	/* every level of the unit asks; the root's scan is done once */
+	for (i = 0; u == n && i < rc->ntr; i++) {
 		if (rc->tr[i].destroy)
 			b->out.units[u].old_id = rc->tr[i].resource;
 		if (rc->tr[i].create >= 0)

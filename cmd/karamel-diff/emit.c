@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonw.h"
+#include "jwriter.h"
 #include "plan.h"
 #include "xalloc.h"
 
@@ -46,62 +46,62 @@ name_of(const struct vertex_names *vn, size_t v)
 
 /* put_name: names are made of checked names only: no escapes needed. */
 static void
-put_name(struct jsonw *j, const struct vertex_names *vn, size_t v)
+put_name(struct jwriter *j, const struct vertex_names *vn, size_t v)
 {
-	jsonw_plain(j, vn->text + vn->at[v], vn->len[v]);
+	jw_stringn(j, vn->text + vn->at[v], vn->len[v]);
 }
 
 static void
-depends_on(struct jsonw *j, const struct plan *p,
+depends_on(struct jwriter *j, const struct plan *p,
     const struct vertex_names *vn, size_t v)
 {
 	size_t count, i;
 	const size_t *in = digraph_in(&p->graph.g, v, &count);
 
-	jsonw_array(j);
+	jw_array(j);
 	for (i = 0; i < count; i++)
 		put_name(j, vn, p->graph.g.src[in[i]]);
-	jsonw_end(j);
+	jw_end(j);
 }
 
 /* steps: every key, in topological order. */
 static void
-steps(struct jsonw *j, const struct plan *p, const struct vertex_names *vn)
+steps(struct jwriter *j, const struct plan *p, const struct vertex_names *vn)
 {
 	size_t i, v;
 
-	jsonw_key(j, "steps");
-	jsonw_array(j);
+	jw_key(j, "steps");
+	jw_array(j);
 	for (i = 0; i < p->graph.g.n; i++) {
 		if ((v = p->graph.order[i]) >= p->graph.nkeys)
 			continue;
-		jsonw_object(j);
-		jsonw_key(j, "key");
+		jw_object(j);
+		jw_key(j, "key");
 		put_name(j, vn, v);
-		jsonw_key(j, "action");
-		jsonw_string(j, action_names[p->diff.action[v]]);
-		jsonw_key(j, "reason");
-		jsonw_string(j, diff_reason(&p->diff, v));
-		jsonw_key(j, "depends_on");
+		jw_key(j, "action");
+		jw_string(j, action_names[p->diff.action[v]]);
+		jw_key(j, "reason");
+		jw_string(j, diff_reason(&p->diff, v));
+		jw_key(j, "depends_on");
 		depends_on(j, p, vn, v);
-		jsonw_end(j);
+		jw_end(j);
 	}
-	jsonw_end(j);
+	jw_end(j);
 }
 
 /* sets: what each collect or release vertex waits for. */
 static void
-sets(struct jsonw *j, const struct plan *p, const struct vertex_names *vn)
+sets(struct jwriter *j, const struct plan *p, const struct vertex_names *vn)
 {
 	size_t s;
 
-	jsonw_key(j, "sets");
-	jsonw_object(j);
+	jw_key(j, "sets");
+	jw_object(j);
 	for (s = 0; s < p->graph.nsets; s++) {
-		jsonw_key(j, name_of(vn, p->graph.nkeys + s));
+		jw_key(j, name_of(vn, p->graph.nkeys + s));
 		depends_on(j, p, vn, p->graph.nkeys + s);
 	}
-	jsonw_end(j);
+	jw_end(j);
 }
 
 /*
@@ -109,7 +109,7 @@ sets(struct jsonw *j, const struct plan *p, const struct vertex_names *vn)
  * order.  A counting sort of the order by machine keeps it linear.
  */
 static void
-queues(struct jsonw *j, const struct plan *p, const struct vertex_names *vn)
+queues(struct jwriter *j, const struct plan *p, const struct vertex_names *vn)
 {
 	const struct keyspace *ks = &p->keys;
 	size_t *start = xcalloc(ks->nmachines + 1, sizeof *start);
@@ -121,17 +121,17 @@ queues(struct jsonw *j, const struct plan *p, const struct vertex_names *vn)
 	for (i = 0; i < p->graph.g.n; i++)
 		if ((v = p->graph.order[i]) < p->graph.nkeys)
 			queued[start[ks->machine[v]]++] = v;
-	jsonw_key(j, "queues");
-	jsonw_object(j);
+	jw_key(j, "queues");
+	jw_object(j);
 	for (i = 0; i < ks->nmachines; i++) {
 		m = ks->machines[i];
-		jsonw_key(j, idmap_key(&p->world.machines, m));
-		jsonw_array(j);
+		jw_key(j, idmap_key(&p->world.machines, m));
+		jw_array(j);
 		for (v = start[m] - ks->count[m]; v < start[m]; v++)
 			put_name(j, vn, queued[v]);
-		jsonw_end(j);
+		jw_end(j);
 	}
-	jsonw_end(j);
+	jw_end(j);
 	free(queued);
 	free(start);
 }
@@ -149,7 +149,7 @@ by_recipe_name(const void *a, const void *b)
 
 /* limits: recipesParallelism of the new definition, by recipe name. */
 static void
-limits(struct jsonw *j, const struct plan *p)
+limits(struct jwriter *j, const struct plan *p)
 {
 	const struct cluster *c = &p->new;
 	struct limit *sorted = xcalloc(c->nlimits + 1, sizeof *sorted);
@@ -159,39 +159,39 @@ limits(struct jsonw *j, const struct plan *p)
 		sorted[i] = c->limits[i];
 	sorting = &p->world.names;
 	qsort(sorted, c->nlimits, sizeof *sorted, by_recipe_name);
-	jsonw_key(j, "limits");
-	jsonw_object(j);
+	jw_key(j, "limits");
+	jw_object(j);
 	for (i = 0; i < c->nlimits; i++) {
-		jsonw_key(j, names_recipe_name(&p->world.names,
+		jw_key(j, names_recipe_name(&p->world.names,
 		    sorted[i].recipe));
-		jsonw_int(j, sorted[i].max);
+		jw_int(j, sorted[i].max);
 	}
-	jsonw_end(j);
+	jw_end(j);
 	free(sorted);
 }
 
 static void
-member(struct jsonw *j, const char *key, size_t value)
+member(struct jwriter *j, const char *key, size_t value)
 {
-	jsonw_key(j, key);
-	jsonw_int(j, (long long)value);
+	jw_key(j, key);
+	jw_int(j, (long long)value);
 }
 
 static void
-summary(struct jsonw *j, const struct plan *p)
+summary(struct jwriter *j, const struct plan *p)
 {
 	int a;
 
-	jsonw_key(j, "summary");
-	jsonw_object(j);
+	jw_key(j, "summary");
+	jw_object(j);
 	for (a = 0; a < ACTION_COUNT; a++)
 		member(j, action_names[a], p->diff.count[a]);
-	jsonw_end(j);
+	jw_end(j);
 }
 
 /* stats: the sizes behind seed 001 Fig. 2, for scripts/karamel-growth. */
 static void
-stats(struct jsonw *j, const struct plan *p)
+stats(struct jwriter *j, const struct plan *p)
 {
 	size_t m, machines = 0, keys = 0, k;
 
@@ -199,38 +199,39 @@ stats(struct jsonw *j, const struct plan *p)
 		machines += cluster_group_of(&p->new, m) >= 0;
 	for (k = 0; k < p->keys.nkeys; k++)
 		keys += (p->keys.in[k] & IN_NEW) != 0;
-	jsonw_key(j, "stats");
-	jsonw_object(j);
+	jw_key(j, "stats");
+	jw_object(j);
 	member(j, "machines", machines);
 	member(j, "keys", keys);
 	member(j, "dependencies", p->graph.key_dependencies);
 	member(j, "sets", p->graph.nsets);
 	member(j, "edges", p->graph.g.m);
-	jsonw_end(j);
+	jw_end(j);
 }
 
 void
 plan_json(const struct plan *p, FILE *fp, int compact)
 {
 	struct vertex_names vn;
-	struct jsonw j;
+	struct jwriter j;
 
 	names_make(&vn, p);
-	jsonw_init(&j, fp, compact);
-	jsonw_object(&j);
-	jsonw_key(&j, "format");
-	jsonw_string(&j, PLAN_FORMAT);
+	jw_init(&j, fp, compact);
+	jw_object(&j);
+	jw_key(&j, "format");
+	jw_string(&j, PLAN_FORMAT);
 	member(&j, "version", PLAN_VERSION);
-	jsonw_key(&j, "cluster");
-	jsonw_string(&j, p->new.name);
+	jw_key(&j, "cluster");
+	jw_string(&j, p->new.name);
 	summary(&j, p);
 	stats(&j, p);
 	limits(&j, p);
 	steps(&j, p, &vn);
 	sets(&j, p, &vn);
 	queues(&j, p, &vn);
-	jsonw_end(&j);
-	jsonw_finish(&j);
+	jw_end(&j);
+	/* A memory stream: a failed write shows when the buffer is committed. */
+	(void)jw_finish(&j);
 	free(vn.text);
 	free(vn.at);
 	free(vn.len);

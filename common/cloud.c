@@ -49,6 +49,11 @@ index_hosts(struct cloud *cl)
 		    sc->resources[d->dependent].kind == KIND_HYPERVISOR)
 			cl->hv[h] = d->dependent;
 	}
+	/* in service: the host and its hypervisor active (seed 000 III.A) */
+	for (h = 0; h < cl->nhosts; h++)
+		if (cl->hv[h] != CLOUD_NONE &&
+		    sc->resources[cl->hv[h]].status != STATUS_ACTIVE)
+			cl->usable[h] = 0;
 }
 
 static void

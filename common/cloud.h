@@ -44,7 +44,8 @@ struct cloud {
 	size_t *host_of;	/* resource index -> compute host, or NONE */
 	size_t *hv;		/* compute host -> its hypervisor, or NONE */
 	long *cap, *load;	/* K of the host, VMs on it */
-	unsigned char *usable;	/* active, neither isolated nor failed */
+	unsigned char *usable;	/* in service: host and hypervisor active,
+				 * neither isolated nor failed */
 	unsigned char *part;	/* enum partition */
 	size_t *domain;		/* index of its part_cause (0 when none) */
 	size_t *vm_host;	/* VM -> compute host */

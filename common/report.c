@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "schedule.h"
 #include "xalloc.h"
 
 const char *const report_result_names[] = { "succeeded", "failed", "undone",
@@ -45,6 +46,7 @@ report_init(struct report *r, const struct rgraph *rg, const json_t *requests)
 	r->schedules = json_array();
 	r->results = json_object();
 	r->other = json_object();
+	r->skipped = json_object();
 	r->failed = json_array();
 	r->isolated = json_array();
 	r->units = json_array();
@@ -157,6 +159,48 @@ report_action(struct report *r, const json_t *action, enum action_result res)
 		judge_failure(r, action);
 }
 
+/* result_of: an action's result reported so far, or NULL. */
+static const char *
+result_of(const struct report *r, const char *id)
+{
+	const json_t *v = json_object_get(r->results, id);
+
+	return json_string_value(v != NULL ? v : json_object_get(r->other, id));
+}
+
+char *
+report_unmet(const struct report *r, const json_t *group)
+{
+	const json_t *v;
+	const char *res;
+	size_t i;
+
+	json_array_foreach(json_object_get(group, "requires"), i, v) {
+		res = result_of(r, json_string_value(v));
+		if (res == NULL || strcmp(res, "succeeded") != 0)
+			return sched_format("requires %s, which %s",
+			    json_string_value(v), res == NULL ? "did not run" :
+			    strcmp(res, "not-run") == 0 ? "was not run" :
+			    strcmp(res, "undone") == 0 ? "was undone" :
+			    strcmp(res, "undo-failed") == 0 ? "failed to undo" :
+			    "failed");
+	}
+	return NULL;
+}
+
+void
+report_skip(struct report *r, const json_t *group, const char *reason)
+{
+	const json_t *a;
+	size_t i;
+
+	json_array_foreach(json_object_get(group, "actions"), i, a) {
+		report_action(r, a, RESULT_NOT_RUN);
+		json_object_set_new(r->skipped, json_string_value(
+		    json_object_get(a, "id")), json_string(reason));
+	}
+}
+
 void
 report_step(struct report *r, const char *id, enum action_result res)
 {
@@ -223,6 +267,7 @@ report_finish(struct report *r, long iteration, const char *time,
 	json_object_set(sec, "schedules", r->schedules);
 	json_object_set(sec, "results", r->results);
 	json_object_set(sec, "other_results", r->other);
+	json_object_set(sec, "skipped", r->skipped);
 	json_object_set(sec, "failed_resources", r->failed);
 	json_object_set_new(sec, "isolated_resources", isolated_only(r));
 	json_object_set(sec, "failed_undo_units", r->units);
@@ -236,6 +281,7 @@ report_free(struct report *r)
 	json_decref(r->schedules);
 	json_decref(r->results);
 	json_decref(r->other);
+	json_decref(r->skipped);
 	json_decref(r->failed);
 	json_decref(r->isolated);
 	json_decref(r->units);

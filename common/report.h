@@ -38,7 +38,7 @@ enum action_result {
 extern const char *const report_result_names[];	/* "succeeded", ... */
 
 struct report {
-	json_t *schedules, *results, *other;
+	json_t *schedules, *results, *other, *skipped;
 	json_t *failed, *isolated, *units, *unreachable;
 	struct idmap failed_ids, isolated_ids, unit_ids, host_ids;
 	const struct rgraph *rg;	/* may be NULL */
@@ -64,6 +64,17 @@ void report_schedule(struct report *r, const char *sched_id);
  */
 void report_action(struct report *r, const json_t *action,
     enum action_result res);
+/*
+ * report_unmet: the reason the group may not start, a new string, when
+ * an action it requires has not succeeded or not stayed applied by the
+ * results reported so far; NULL when it may start.
+ */
+char *report_unmet(const struct report *r, const json_t *group);
+/*
+ * report_skip: every action of group is not-run for reason, which the
+ * report's "skipped" keeps by action id.
+ */
+void report_skip(struct report *r, const json_t *group, const char *reason);
 /* report_step: the result of a replacement (on_failure) by its id. */
 void report_step(struct report *r, const char *id, enum action_result res);
 void report_unreachable(struct report *r, const char *host);

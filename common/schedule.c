@@ -37,6 +37,38 @@ sched_group(json_t *groups, const char *id)
 }
 
 void
+sched_require(json_t *groups, const char *action_id)
+{
+	json_t *g = json_array_get(groups, json_array_size(groups) - 1);
+	json_t *req = json_object_get(g, "requires"), *v;
+	size_t i;
+
+	if (req == NULL) {
+		/* before "actions", in the order a reader asks the questions */
+		json_t *actions = json_incref(json_object_get(g, "actions"));
+
+		req = json_array();
+		json_object_del(g, "actions");
+		json_object_set_new(g, "requires", req);
+		json_object_set_new(g, "actions", actions);
+	}
+	json_array_foreach(req, i, v)
+		if (strcmp(json_string_value(v), action_id) == 0)
+			return;
+	json_array_append_new(req, json_string(action_id));
+}
+
+void
+sched_require_all(json_t *groups, const json_t *ids)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(ids, i, v)
+		sched_require(groups, json_string_value(v));
+}
+
+void
 sched_finish(json_t *sched, long limit)
 {
 	json_t *stages = json_object_get(sched, "stages"), *kept = json_array();

@@ -26,6 +26,15 @@ json_t *sched_stage(json_t *sched, const char *id, const char *phase);
 /* sched_group: append a group; returns its actions array (borrowed). */
 json_t *sched_group(json_t *groups, const char *id);
 /*
+ * sched_require: the last group of groups may start only once the
+ * action action_id, of an earlier stage or schedule of the iteration,
+ * has succeeded and stayed applied (the group's "requires"; each id is
+ * kept once).
+ */
+void sched_require(json_t *groups, const char *action_id);
+/* sched_require_all: sched_require() of every id of the array ids. */
+void sched_require_all(json_t *groups, const json_t *ids);
+/*
  * sched_finish: drop empty stages and set the concurrency: every group
  * of the largest stage, capped at limit when limit > 0; at least 1.
  */
@@ -63,7 +72,8 @@ char *sched_format(const char *fmt, ...) DIAG_PRINTF(1, 2);
  * schedule_check: sched is a well-formed schedule object: known keys,
  * types, unique action ids, every action with argv or manual, every
  * migration (op "migrate" or phase "migration") with its vm, source
- * and destination, and no string with a NUL inside (C would read it
+ * and destination, every id a group requires an action of an earlier
+ * stage (or schedule), and no string with a NUL inside (C would read it
  * cut short).  "op" and "resource" may be absent, for an action that
  * changes no resource (a check the operator makes).  Returns 0 or -1
  * (diagnosed at the path of the fault).

@@ -14,6 +14,8 @@
 struct check_ctx {
 	struct idmap ids;	/* action ids seen, undo ids included */
 	size_t first;		/* ids from this index on are this schedule's */
+	struct idmap actions;	/* the ids of actions alone */
+	size_t stage_first;	/* actions from this index on are this stage's */
 	sched_step_check_fn check;	/* the actuator's own, or NULL */
 	void *ctx;
 };
@@ -172,7 +174,30 @@ check_action(struct access *a, const json_t *v, size_t i, void *p)
 	    own_check(a, p, v) < 0 ||
 	    acc_each_element(a, v, "undo", ACC_REQUIRED, check_step, p) < 0)
 		return -1;
+	idmap_add(&((struct check_ctx *)p)->actions, json_string_value(
+	    json_object_get(v, "id")));
 	return check_replacement(a, v, p);
+}
+
+/* check_required: an id a group requires is an earlier stage's action. */
+static int
+check_required(struct access *a, const json_t *v, size_t i, void *p)
+{
+	struct check_ctx *c = p;
+	const char *id;
+	long x;
+
+	(void)i;
+	if (as_text(a, v, &id) < 0)
+		return -1;
+	x = idmap_find(&c->actions, id);
+	if (x < 0)
+		return access_fail(a, "required action \"%s\" is not an action "
+		    "of an earlier stage or schedule of the iteration", id);
+	if ((size_t)x >= c->stage_first)
+		return access_fail(a, "required action \"%s\" is in the same "
+		    "stage, which runs in parallel", id);
+	return 0;
 }
 
 /* check_part: a group (its actions) or a stage (its phase, groups). */
@@ -180,7 +205,8 @@ static int
 check_part(struct access *a, const json_t *v, int phased,
     const char *list, acc_element_fn fn, void *p)
 {
-	static const char *const group_keys[] = { "id", "actions", NULL };
+	static const char *const group_keys[] = { "id", "requires", "actions",
+		NULL };
 	static const char *const stage_keys[] = { "id", "phase", "groups",
 		NULL };
 	const char *s;
@@ -197,13 +223,19 @@ static int
 check_group(struct access *a, const json_t *v, size_t i, void *p)
 {
 	(void)i;
-	return check_part(a, v, 0, "actions", check_action, p);
+	if (check_part(a, v, 0, "actions", check_action, p) < 0)
+		return -1;
+	return acc_each_element(a, v, "requires", ACC_OPTIONAL, check_required,
+	    p) < 0 ? -1 : 0;
 }
 
 static int
 check_stage(struct access *a, const json_t *v, size_t i, void *p)
 {
+	struct check_ctx *c = p;
+
 	(void)i;
+	c->stage_first = c->actions.count;
 	return check_part(a, v, 1, "groups", check_group, p);
 }
 
@@ -234,8 +266,10 @@ schedule_check(struct access *a, const json_t *sched)
 	int r;
 
 	idmap_init(&c.ids);
+	idmap_init(&c.actions);
 	r = check_one(a, sched, &c);
 	idmap_free(&c.ids);
+	idmap_free(&c.actions);
 	return r;
 }
 
@@ -315,11 +349,13 @@ sched_list_collect(struct access *a, const json_t *doc,
 	int r = -1;
 
 	idmap_init(&k.c.ids);
+	idmap_init(&k.c.actions);
 	if (state_require(a, doc, SECTION_SCHEDULE, &sched) == 0 &&
 	    take(a, doc, &k, -1) == 0)
 		r = (mig = state_section(doc, SECTION_MIGRATIONS)) == NULL ? 0 :
 		    take_subs(a, mig, &k);
 	idmap_free(&k.c.ids);
+	idmap_free(&k.c.actions);
 	return r;
 }
 

@@ -13,6 +13,12 @@
  * replacement of a failed migration.  A stage with a manual step runs
  * under the "linear" strategy, since ansible.builtin.pause cannot run
  * under "free".
+ *
+ * The schedule's safety conditions (a group's "requires") are kept: a
+ * block that others require ends with a set_fact of upkit_ok<N> on its
+ * anchor, reached only when every action of it succeeded (a failure
+ * goes to the rescue instead), and a block that requires actions runs
+ * only when the flags of their blocks are set.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +30,11 @@
 struct pb {
 	struct yamlw *w;
 	long reg;		/* registered results are upkit_r1, upkit_r2... */
+	long block;		/* the blocks written so far */
+	struct idmap action_ids;	/* every action's id */
+	long *block_of;		/* beside action_ids: the block it is in */
+	const char **anchors;	/* block -> its anchor */
+	unsigned char *required;	/* block -> some block requires it */
 };
 
 static const char *
@@ -159,18 +170,66 @@ rescue(struct pb *b, const json_t *group, const char *host, long first_reg)
 	yw_end_seq(b->w);
 }
 
+/* ok_flag: the fact that block k set on success, as a condition. */
+static char *
+ok_flag(const struct pb *b, long k)
+{
+	return sched_format("(hostvars['%s'].upkit_ok%ld | default(false))",
+	    b->anchors[k], k);
+}
+
+/* block_when: the block runs on its anchor once what it requires is. */
+static char *
+block_when(const struct pb *b, const json_t *group)
+{
+	char *when = xstrdup("inventory_hostname == upkit_anchor"), *flag, *t;
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(group, "requires"), i, v) {
+		flag = ok_flag(b, b->block_of[idmap_find(&b->action_ids,
+		    json_string_value(v))]);
+		if (strstr(when, flag) == NULL) {
+			t = sched_format("%s and %s", when, flag);
+			free(when);
+			when = t;
+		}
+		free(flag);
+	}
+	return when;
+}
+
+/* done_flag: the last task of a required block records its success. */
+static void
+done_flag(struct pb *b, long k)
+{
+	char name[32];
+
+	snprintf(name, sizeof name, "upkit_ok%ld", k);
+	yw_map(b->w, 0);
+	key_plain(b->w, "name", "upkit: the block succeeded");
+	yw_plain(b->w, "ansible.builtin.set_fact");
+	yw_map(b->w, 0);
+	key_plain(b->w, name, "true");
+	yw_end_map(b->w);
+	yw_end_map(b->w);
+}
+
 static void
 group_block(struct pb *b, const json_t *group)
 {
 	struct yamlw *w = b->w;
 	const char *host = anchor(group);
 	const json_t *act;
-	long first = b->reg + 1;
+	long first = b->reg + 1, k = b->block++;
+	char *when = block_when(b, group);
 	size_t i;
 
 	yw_map(w, 0);
 	key_unsafe(w, "name", str(group, "id"));
-	key_plain(w, "when", "inventory_hostname == upkit_anchor");
+	yw_plain(w, "when");
+	yw_quoted(w, when);
+	free(when);
 	yw_plain(w, "vars");
 	yw_map(w, 0);
 	key_unsafe(w, "upkit_anchor", host);
@@ -179,6 +238,8 @@ group_block(struct pb *b, const json_t *group)
 	yw_seq(w, 0);
 	json_array_foreach(json_object_get(group, "actions"), i, act)
 		task(b, act, host, ++b->reg, NULL, 0);
+	if (b->required[k])
+		done_flag(b, k);
 	yw_end_seq(w);
 	rescue(b, group, host, first);
 	yw_end_map(w);
@@ -266,13 +327,56 @@ nothing_to_run(struct yamlw *w)
 	yw_end_map(w);
 }
 
+/* index_group: block k's anchor and actions; mark what it requires. */
+static void
+index_group(struct pb *b, const json_t *group, long k)
+{
+	const json_t *v;
+	size_t i;
+	long x;
+
+	b->anchors[k] = anchor(group);
+	json_array_foreach(json_object_get(group, "actions"), i, v) {
+		x = idmap_add(&b->action_ids, str(v, "id"));
+		b->block_of = xreallocarray(b->block_of, (size_t)x + 1,
+		    sizeof *b->block_of);
+		b->block_of[x] = k;
+	}
+	json_array_foreach(json_object_get(group, "requires"), i, v)
+		b->required[b->block_of[idmap_find(&b->action_ids,
+		    json_string_value(v))]] = 1;
+}
+
+/* index_blocks: every block of the playbook, in the order written. */
+static void
+index_blocks(struct pb *b, const struct sched_list *p)
+{
+	const json_t *st, *g;
+	size_t i, j, k, n = 0;
+
+	for (i = 0; i < p->n; i++)
+		json_array_foreach(json_object_get(p->sched[i], "stages"), j, st)
+			n += json_array_size(json_object_get(st, "groups"));
+	b->anchors = xcalloc(n + 1, sizeof *b->anchors);
+	b->required = xcalloc(n + 1, 1);
+	n = 0;
+	for (i = 0; i < p->n; i++)
+		json_array_foreach(json_object_get(p->sched[i], "stages"), j, st)
+			json_array_foreach(json_object_get(st, "groups"), k, g)
+				if (json_array_size(json_object_get(g,
+				    "actions")) > 0)
+					index_group(b, g, (long)n++);
+}
+
 void
 playbook_write(struct yamlw *w, const struct sched_list *p)
 {
-	struct pb b = { w, 0 };
+	struct pb b = { .w = w };
 	const json_t *st;
 	size_t i, j, plays = 0;
 
+	idmap_init(&b.action_ids);
+	index_blocks(&b, p);
 	yw_seq(w, 0);
 	for (i = 0; i < p->n; i++)
 		json_array_foreach(json_object_get(p->sched[i], "stages"), j, st)
@@ -283,4 +387,8 @@ playbook_write(struct yamlw *w, const struct sched_list *p)
 	if (plays == 0)
 		nothing_to_run(w);
 	yw_end_seq(w);
+	idmap_free(&b.action_ids);
+	free(b.block_of);
+	free(b.anchors);
+	free(b.required);
 }

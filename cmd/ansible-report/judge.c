@@ -10,7 +10,12 @@
  * undo-failed.  An unreachable host leaves its action's effect unknown,
  * which is undo-failed too.  An action Ansible does not mention, or
  * skipped, did not run: results are never guessed from an exit status.
+ * A group whose required actions did not all succeed, and of which
+ * nothing ran, was skipped by its safety condition: the report says
+ * which action it waited for.
  */
+#include <stdlib.h>
+
 #include "ar.h"
 
 static const char *
@@ -64,6 +69,24 @@ judge_replacement(const json_t *step, const struct outcomes *o)
 	}
 }
 
+/* skipped: nothing of group ran, as its unmet conditions required. */
+static int
+skipped(const json_t *group, const struct outcomes *o, struct report *r)
+{
+	const json_t *act;
+	char *why;
+	size_t i;
+
+	json_array_foreach(json_object_get(group, "actions"), i, act)
+		if (outcome_of(o, id_of(act)) >= OUT_OK)
+			return 0;
+	if ((why = report_unmet(r, group)) == NULL)
+		return 0;
+	report_skip(r, group, why);
+	free(why);
+	return 1;
+}
+
 static void
 judge_group(const json_t *group, const struct outcomes *o, struct report *r)
 {
@@ -71,6 +94,8 @@ judge_group(const json_t *group, const struct outcomes *o, struct report *r)
 	size_t i;
 	int broke = 0;
 
+	if (skipped(group, o, r))
+		return;
 	json_array_foreach(actions, i, act)
 		broke |= outcome_of(o, id_of(act)) >= OUT_FAILED;
 	json_array_foreach(actions, i, act) {

@@ -99,6 +99,21 @@ long group_duration(const struct bs *b, size_t g);
 long group_step_time(const struct bs *b, size_t g);
 json_t *build_schedule(struct bs *b);
 
+/* conditions.c: the groups' "requires" (see there). */
+struct placed_move {
+	const char *id, *vm, *from, *to;
+	int kind;		/* enum move_kind */
+	size_t stage;
+};
+/* require_moves: move self's group needs the earlier moves it relies on. */
+void require_moves(json_t *groups, const struct placed_move *m, size_t n,
+    size_t self);
+/* add_moves_out: append the ids of the moves out of host to need. */
+void add_moves_out(json_t *need, const struct placed_move *m, size_t n,
+    const char *host);
+/* add_action_ids: append the ids of the actions of list to need. */
+void add_action_ids(json_t *need, const json_t *list);
+
 /* explain.c */
 json_t *batch_section(struct bs *b);
 

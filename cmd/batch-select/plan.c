@@ -200,12 +200,14 @@ manual_step(const struct bs *b, size_t g, enum cat_action what,
 	free(utext);
 }
 
-static void
+/* group_service: g's (de)activations as a group of groups; returns
+ * its actions (borrowed), or NULL when there are none. */
+static json_t *
 group_service(const struct bs *b, size_t g, enum cat_action what,
     const char *phase, json_t *groups)
 {
 	const struct cg_group *grp = &b->in.cg.groups[g];
-	json_t *list = json_array();
+	json_t *list = json_array(), *out = NULL;
 	size_t m;
 
 	for (m = 0; m < grp->nmembers; m++)
@@ -213,9 +215,12 @@ group_service(const struct bs *b, size_t g, enum cat_action what,
 		    b->in.rg.v[grp->members[m]].mod != MOD_REMOVE)
 			service_actions(b, grp->members[m], what, phase, list);
 	manual_step(b, g, what, phase, list);
-	if (json_array_size(list) > 0)
-		json_array_extend(sched_group(groups, grp->id), list);
+	if (json_array_size(list) > 0) {
+		out = sched_group(groups, grp->id);
+		json_array_extend(out, list);
+	}
 	json_decref(list);
+	return out;
 }
 
 static json_t *
@@ -240,7 +245,8 @@ upgrade_action(const struct bs *b, size_t v, const json_t *act)
 	return a;
 }
 
-static void
+/* group_upgrade: g's first-level actions; returns them, or NULL. */
+static json_t *
 group_upgrade(const struct bs *b, size_t g, json_t *groups)
 {
 	const struct cg_group *grp = &b->in.cg.groups[g];
@@ -260,6 +266,7 @@ group_upgrade(const struct bs *b, size_t g, json_t *groups)
 			json_array_append_new(list, upgrade_action(b,
 			    grp->members[m], b->in.rg.actions[k]));
 	}
+	return list;
 }
 
 /* hv_of: the hypervisor product compute host h runs. */
@@ -273,78 +280,177 @@ hv_of(const struct bs *b, size_t h)
 }
 
 /*
- * move_stages: the moves of one kind, each in the stage after the last
- * one that moved a VM of its anti-affinity group.
+ * place_moves: each move's id, hosts and stage: the stage after the
+ * last one of its kind that moved a VM of its anti-affinity group.
+ * The ids are kept in ids (the strings the moves point to).
  */
 static void
-move_stages(struct bs *b, json_t *sched, enum move_kind kind)
+place_moves(struct bs *b, struct placed_move *pm, json_t *ids)
+{
+	size_t *count[2], i;
+
+	count[MOVE_CONSOLIDATE] = xcalloc(b->cl.ngroups + 1, sizeof **count);
+	count[MOVE_EVACUATE] = xcalloc(b->cl.ngroups + 1, sizeof **count);
+	for (i = 0; i < b->nmoves; i++) {
+		const struct move *mv = &b->moves[i];
+		struct placed_move *p = &pm[i];
+		char *id;
+
+		p->vm = b->in.sc.vms[mv->vm].id;
+		p->from = cloud_host_id(&b->cl, mv->from);
+		p->to = cloud_host_id(&b->cl, mv->to);
+		p->kind = mv->kind;
+		p->stage = count[mv->kind][b->cl.vm_group[mv->vm]]++;
+		id = sched_format("i%ld/migrate:%s:%s:%s", b->in.rg.iteration,
+		    p->vm, p->from, p->to);
+		json_array_append_new(ids, json_string(id));
+		free(id);
+	}
+	for (i = 0; i < b->nmoves; i++)
+		pm[i].id = json_string_value(json_array_get(ids, i));
+	free(count[MOVE_CONSOLIDATE]);
+	free(count[MOVE_EVACUATE]);
+}
+
+/* move_stages: the moves of one kind, in their stages. */
+static void
+move_stages(struct bs *b, json_t *sched, enum move_kind kind,
+    const struct placed_move *pm)
 {
 	const char *name = kind == MOVE_CONSOLIDATE ? "consolidate" : "evacuate";
 	const char *phase = kind == MOVE_CONSOLIDATE ? "migration" :
 	    "prerequisite";
-	size_t *count = xcalloc(b->cl.ngroups + 1, sizeof *count), i, s;
-	json_t *stages = json_array();
+	json_t *stages = json_array(), *groups;
+	size_t i;
 
 	for (i = 0; i < b->nmoves; i++) {
 		const struct move *mv = &b->moves[i];
 		struct migration m;
-		char *id;
 
 		if (mv->kind != kind)
 			continue;
-		s = count[b->cl.vm_group[mv->vm]]++;
-		while (json_array_size(stages) <= s) {
+		while (json_array_size(stages) <= pm[i].stage) {
 			char *sid = sched_format("%s-%zu", name,
 			    json_array_size(stages) + 1);
 
 			json_array_append(stages, sched_stage(sched, sid, phase));
 			free(sid);
 		}
-		m.vm = b->in.sc.vms[mv->vm].id;
-		m.source = cloud_host_id(&b->cl, mv->from);
-		m.destination = cloud_host_id(&b->cl, mv->to);
+		m.vm = pm[i].vm;
+		m.source = pm[i].from;
+		m.destination = pm[i].to;
 		m.from = hv_of(b, mv->from);
 		m.to = hv_of(b, mv->to);
 		m.phase = phase;
 		m.replaceable = 0;
-		id = sched_format("i%ld/migrate:%s:%s:%s", b->in.rg.iteration, m.vm,
-		    m.source, m.destination);
-		m.id = id;
-		json_array_append_new(sched_group(json_array_get(stages, s), m.vm),
+		m.id = pm[i].id;
+		groups = json_array_get(stages, pm[i].stage);
+		json_array_append_new(sched_group(groups, m.vm),
 		    migration_action(&b->in.cat, &m));
-		free(id);
+		require_moves(groups, pm, b->nmoves, i);
 	}
 	json_decref(stages);
-	free(count);
+}
+
+/* gate: the group just added to groups (its actions list, or NULL when
+ * none was) needs what need holds, and the next ones need it too. */
+static void
+gate(json_t *groups, const json_t *list, json_t *need)
+{
+	if (list == NULL)
+		return;
+	sched_require_all(groups, need);
+	add_action_ids(need, list);
+}
+
+/* evacuated: the moves out of g's hosts, which its deactivation needs. */
+static json_t *
+evacuated(const struct bs *b, size_t g, const struct placed_move *pm)
+{
+	const struct cg_group *grp = &b->in.cg.groups[g];
+	json_t *need = json_array();
+	size_t m;
+
+	for (m = 0; m < grp->nmembers; m++) {
+		int k = b->in.rg.v[grp->members[m]].kind;
+
+		if (k == KIND_HOST || k == KIND_HYPERVISOR)
+			add_moves_out(need, pm, b->nmoves,
+			    inventory_host(b, grp->members[m]));
+	}
+	return need;
+}
+
+/* group_steps: g's deactivation, upgrade and activation, each gated on
+ * what came before; the deactivation ids go to switch_need when a
+ * waiting partition is switched in once g is out. */
+static void
+group_steps(struct bs *b, size_t g, json_t *stage[4], json_t *need,
+    json_t *switch_need)
+{
+	json_t *pre = NULL;
+
+	if (!b->in.cg.groups[g].deactivated) {
+		pre = group_service(b, g, CAT_DEACTIVATE, "prerequisite",
+		    stage[0]);
+		gate(stage[0], pre, need);
+	}
+	if (b->paired[g] && pre != NULL)
+		add_action_ids(switch_need, pre);
+	gate(stage[2], group_upgrade(b, g, stage[2]), need);
+	if (split_partner(b, g) == NONE)
+		gate(stage[3], group_service(b, g, CAT_ACTIVATE, "wrap-up",
+		    stage[3]), need);
+}
+
+/*
+ * final_groups: every group of the final batch; the partitions waiting
+ * to be switched in last, once every group they wait for is out.
+ */
+static void
+final_groups(struct bs *b, json_t *stage[4], const struct placed_move *pm)
+{
+	json_t *switch_need = json_array(), *need;
+	size_t i, g;
+
+	for (i = 0; i < b->nfinal; i++) {
+		g = b->final_g[i];
+		need = evacuated(b, g, pm);
+		if (!b->waiting[g])
+			group_steps(b, g, stage, need, switch_need);
+		json_decref(need);
+	}
+	for (i = 0; i < b->nfinal; i++) {
+		g = b->final_g[i];
+		if (!b->waiting[g])
+			continue;
+		need = evacuated(b, g, pm);
+		json_array_extend(need, switch_need);
+		gate(stage[1], group_service(b, g, CAT_ACTIVATE, "wrap-up",
+		    stage[1]), need);
+		json_decref(need);
+	}
+	json_decref(switch_need);
 }
 
 json_t *
 build_schedule(struct bs *b)
 {
 	char *id = sched_format("i%ld", b->in.rg.iteration);
-	json_t *sched = sched_new(id), *pre, *sw, *up, *wrap;
-	size_t i, g;
+	json_t *sched = sched_new(id), *stage[4], *ids = json_array();
+	struct placed_move *pm = xcalloc(b->nmoves + 1, sizeof *pm);
 
 	free(id);
-	move_stages(b, sched, MOVE_CONSOLIDATE);
-	move_stages(b, sched, MOVE_EVACUATE);
-	pre = sched_stage(sched, "prerequisite", "prerequisite");
-	sw = sched_stage(sched, "switch", "wrap-up");
-	up = sched_stage(sched, "upgrade", "upgrade");
-	wrap = sched_stage(sched, "wrap-up", "wrap-up");
-	for (i = 0; i < b->nfinal; i++) {
-		g = b->final_g[i];
-		if (b->waiting[g]) {
-			group_service(b, g, CAT_ACTIVATE, "wrap-up", sw);
-			continue;
-		}
-		if (!b->in.cg.groups[g].deactivated)
-			group_service(b, g, CAT_DEACTIVATE,
-			    "prerequisite", pre);
-		group_upgrade(b, g, up);
-		if (split_partner(b, g) == NONE)
-			group_service(b, g, CAT_ACTIVATE, "wrap-up", wrap);
-	}
+	place_moves(b, pm, ids);
+	move_stages(b, sched, MOVE_CONSOLIDATE, pm);
+	move_stages(b, sched, MOVE_EVACUATE, pm);
+	stage[0] = sched_stage(sched, "prerequisite", "prerequisite");
+	stage[1] = sched_stage(sched, "switch", "wrap-up");
+	stage[2] = sched_stage(sched, "upgrade", "upgrade");
+	stage[3] = sched_stage(sched, "wrap-up", "wrap-up");
+	final_groups(b, stage, pm);
 	sched_finish(sched, b->o->parallel);
+	free(pm);
+	json_decref(ids);
 	return sched;
 }

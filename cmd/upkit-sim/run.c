@@ -11,6 +11,7 @@
  * actions in later stages of the schedule are not run either, since
  * they would bring back into service what was not upgraded.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim.h"
@@ -231,6 +232,26 @@ run_action(struct group_run *g, const json_t *a)
 		migration_outage(s, world_str(a, "vm"), world_str(a, "id"), g->t);
 }
 
+/*
+ * skip_group: a group whose required actions did not all succeed does
+ * not start (its safety conditions, upkit-state(5)); 1 when skipped.
+ */
+static int
+skip_group(struct sim *s, const json_t *group, ms_t start)
+{
+	char *why = report_unmet(&s->report, group);
+	const json_t *a;
+	size_t i;
+
+	if (why == NULL)
+		return 0;
+	json_array_foreach(json_object_get(group, "actions"), i, a)
+		record(s, a, RESULT_NOT_RUN, start, start);
+	report_skip(&s->report, group, why);
+	free(why);
+	return 1;
+}
+
 /* run_group: a group's actions from start; returns when it ends. */
 static ms_t
 run_group(struct sim *s, const json_t *group, ms_t start, json_t *failed)
@@ -239,6 +260,10 @@ run_group(struct sim *s, const json_t *group, ms_t start, json_t *failed)
 	struct group_run g = { s, NULL, 0, start, 0 };
 	size_t i;
 
+	if (skip_group(s, group, start)) {
+		json_object_set_new(failed, world_str(group, "id"), json_true());
+		return start;
+	}
 	g.failed = json_object_get(failed, world_str(group, "id")) != NULL;
 	g.done = xcalloc(json_array_size(actions) + 1, sizeof *g.done);
 	json_array_foreach(actions, i, a)
@@ -289,8 +314,12 @@ run_schedule(struct sim *s, const json_t *sched)
 
 	report_schedule(&s->report, world_str(sched, "id"));
 	json_array_foreach(json_object_get(sched, "stages"), i, stage) {
+		ms_t start = s->now;
+		size_t mark = s->outages.n;
+
 		timeline_apply(s, s->now);
 		run_stage(s, stage, c, failed);
+		stranded_outages(s, mark, start, s->now);
 	}
 	json_decref(failed);
 }
@@ -301,6 +330,7 @@ run_iteration(struct sim *s)
 	size_t i;
 
 	s->now = s->iter_start + s->opt->calc_ms;
+	stranded_outages(s, s->outages.n, s->iter_start, s->now);
 	for (i = 0; i < s->scheds.n; i++)
 		run_schedule(s, s->scheds.sched[i]);
 	timeline_apply(s, s->now);

@@ -162,6 +162,11 @@ void effect_free(struct effect *e);
 
 /* run.c: run the schedule and the step 4 sub-iterations. */
 void run_iteration(struct sim *s);
+/*
+ * stranded.c: outages [start, end) of the VMs on hosts not in service
+ * now, but for those with an outage added since index mark.
+ */
+void stranded_outages(struct sim *s, size_t mark, ms_t start, ms_t end);
 int sim_draw_failure(struct sim *s, const char *id);
 
 /* timeline.c: tenant scaling and host failures at given times. */

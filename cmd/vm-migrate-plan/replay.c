@@ -2,14 +2,56 @@
  * replay.c: what step 3 leaves behind.  vm-migrate-plan plans as if
  * the upgrade schedule of batch-select succeeds: its VM moves are made
  * in the model, the groups of its final batch count as upgraded (so
- * their hosts join the new partition), and a new storage or controller
- * created there counts as complete.
+ * their hosts join the new partition), a new storage or controller
+ * created there counts as complete, and a host is in service when the
+ * schedule leaves it so.
  */
 #include <string.h>
 
 #include "schedule.h"
+#include "sysconf.h"
 #include "vmp.h"
 #include "xalloc.h"
+
+/*
+ * service_change: note the compute hosts the upgrade schedule takes out
+ * of service or brings back (its deactivate and activate actions).
+ */
+static void
+service_change(struct vmp *p, const json_t *act, unsigned char *svc)
+{
+	const char *op = json_string_value(json_object_get(act, "op"));
+	const char *host = json_string_value(json_object_get(act, "host"));
+	long r;
+	size_t h;
+
+	if (op == NULL || host == NULL ||
+	    (r = idmap_find(&p->in.sc.resource_ids, host)) < 0 ||
+	    (h = p->cl.host_of[r]) == CLOUD_NONE)
+		return;
+	if (strcmp(op, "deactivate") == 0 && svc[h] == SVC_SAME)
+		svc[h] = SVC_OUT;
+	else if (strcmp(op, "activate") == 0)
+		svc[h] = SVC_BACK;
+}
+
+/*
+ * in_service_after: a host counts as in service after step 3 when it
+ * is now and the schedule leaves it so, or when the schedule activates
+ * it; the moves onto it require those actions (conditions.c).
+ */
+static void
+in_service_after(struct vmp *p, const unsigned char *svc)
+{
+	size_t h;
+
+	for (h = 0; h < p->cl.nhosts; h++)
+		if (svc[h] == SVC_OUT)
+			p->cl.usable[h] = 0;
+		else if (svc[h] == SVC_BACK)
+			p->cl.usable[h] = p->in.sc.resources[p->cl.res[h]].status ==
+			    STATUS_ACTIVE;
+}
 
 static int
 replay_move(const json_t *act, size_t stage, size_t group, void *ctx)
@@ -23,6 +65,8 @@ replay_move(const json_t *act, size_t stage, size_t group, void *ctx)
 
 	(void)stage;
 	(void)group;
+	conditions_note(&p->cond, act);
+	service_change(p, act, p->svc);
 	if (vm == NULL || to == NULL)
 		return 0;
 	v = idmap_find(&p->in.sc.vm_ids, vm);
@@ -80,6 +124,7 @@ replay_step3(struct vmp *p, json_t *doc)
 	int r;
 
 	p->done = xcalloc(p->in.cg.ngroups + 1, 1);
+	p->svc = xcalloc(p->cl.nhosts + 1, 1);
 	access_enter_key(p->a, "schedule");
 	r = schedule_check(p->a, sched);
 	if (r == 0)
@@ -87,6 +132,7 @@ replay_step3(struct vmp *p, json_t *doc)
 	access_leave(p->a);
 	if (r != 0 || mark_final(p) < 0)
 		return -1;
+	in_service_after(p, p->svc);
 	cloud_partition(&p->cl, &p->in.rg, &p->in.cg, &p->in.cat, p->done);
 	return 0;
 }

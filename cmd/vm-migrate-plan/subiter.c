@@ -329,6 +329,15 @@ destination(struct vmp *p, size_t v)
 	return NONE;
 }
 
+static int
+note_action(const json_t *action, size_t stage, size_t group, void *ctx)
+{
+	(void)stage;
+	(void)group;
+	conditions_note(ctx, action);
+	return 0;
+}
+
 static json_t *
 subiter_schedule(struct vmp *p, size_t j, const struct pick *c, size_t n,
     const struct hv_product *src)
@@ -356,8 +365,10 @@ subiter_schedule(struct vmp *p, size_t j, const struct pick *c, size_t n,
 		m.id = aid;
 		json_array_append_new(sched_group(groups, m.vm),
 		    migration_action(&p->in.cat, &m));
+		conditions_require(&p->cond, groups, m.vm, m.destination);
 		free(aid);
 	}
+	schedule_each_action(sched, note_action, &p->cond);
 	sched_finish(sched, 0);
 	free(id);
 	return sched;

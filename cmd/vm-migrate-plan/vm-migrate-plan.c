@@ -85,11 +85,13 @@ static void
 vmp_free(struct vmp *p)
 {
 	free(p->done);
+	free(p->svc);
 	free(p->ready);
 	free(p->group_first);
 	free(p->group_vms);
 	free(p->new_hosts);
 	json_decref(p->section);
+	conditions_free(&p->cond);
 	cloud_free(&p->cl);
 	plan_inputs_free(&p->in);
 }
@@ -105,6 +107,7 @@ plan(const struct options *o, json_t *doc)
 	p.o = o;
 	p.a = &a;
 	p.section = json_object();
+	conditions_init(&p.cond);
 	access_init(&a, load_name(o->file));
 	rgraph_init(&p.in.rg);
 	if (load_inputs(&p, doc) == 0) {

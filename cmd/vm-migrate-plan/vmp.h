@@ -24,6 +24,24 @@ struct options {
 	int standby_first;	/* -s: move standbys before actives */
 };
 
+/* conditions.c: what each move relies on, by host and VM (action ids). */
+struct conditions {
+	json_t *host_actions;	/* host -> its actions, migrations aside */
+	json_t *moves_out;	/* host -> the moves out of it */
+	json_t *moves_of;	/* VM -> its moves */
+};
+void conditions_init(struct conditions *c);
+void conditions_free(struct conditions *c);
+/* conditions_note: an action of a schedule run before the next moves. */
+void conditions_note(struct conditions *c, const json_t *action);
+/* conditions_require: the last group of groups, moving vm onto
+ * destination, needs what the moves before it were planned on. */
+void conditions_require(const struct conditions *c, json_t *groups,
+    const char *vm, const char *destination);
+
+/* What the upgrade schedule does to a compute host's service. */
+enum svc_change { SVC_SAME, SVC_OUT, SVC_BACK };
+
 struct vmp {
 	const struct options *o;
 	struct access *a;
@@ -31,6 +49,7 @@ struct vmp {
 	struct plan_inputs in;	/* system, catalog, RG and CG */
 	struct cloud cl;
 	unsigned char *done;	/* CG group upgraded by step 3's schedule */
+	unsigned char *svc;	/* compute host -> enum svc_change */
 	unsigned char *ready;	/* cause whose new partition may take VMs */
 	size_t *group_first;	/* anti-affinity group -> slice of group_vms */
 	size_t *group_vms;
@@ -38,6 +57,7 @@ struct vmp {
 	size_t nnew, cursor;	/* before cursor: all full */
 	long not_in_use, scaling, failover, S, T, V;
 	json_t *section;	/* the migrations section being built */
+	struct conditions cond;	/* the actions scheduled so far */
 };
 
 /* replay.c */

@@ -83,6 +83,9 @@ struct bs {
 void consolidate(struct bs *b);
 int evacuate(struct bs *b, const size_t *hosts, size_t n);
 
+/* collapse.c: one move per VM, from where it is to where it ends. */
+void collapse_moves(struct bs *b);
+
 /* rules.c */
 void initial_batch(struct bs *b);
 void eliminate(struct bs *b, size_t g, const struct verdict *v);

@@ -7,7 +7,7 @@
 #include "xalloc.h"
 
 const char *const report_result_names[] = { "succeeded", "failed", "undone",
-	"undo-failed", "not-run", NULL };
+	"undo-failed", "not-run", "blocked", NULL };
 
 /* index_first_levels: the actions rg-build will look results up for. */
 static void
@@ -112,7 +112,7 @@ attempts(const struct rgraph *g, size_t v, const char *uu)
  * isolated-only.
  */
 static void
-judge_failure(struct report *r, const json_t *action)
+judge_failure(struct report *r, const json_t *action, int blocked)
 {
 	const char *id = json_string_value(json_object_get(action, "id"));
 	const char *res = json_string_value(json_object_get(action, "resource"));
@@ -121,8 +121,10 @@ judge_failure(struct report *r, const json_t *action)
 
 	if (x < 0 || res == NULL)
 		return;
-	if (json_object_get(r->rg_action[x], "change") == NULL)
-		report_failed(r, res);
+	if (json_object_get(r->rg_action[x], "change") == NULL) {
+		if (!blocked)	/* an undo that never ran failed nothing */
+			report_failed(r, res);
+	}
 	else if (attempts(r->rg, r->rg_vertex[x], uu) + 1 > max_retry(r, uu))
 		add_once(r->isolated, &r->isolated_ids, res);
 }
@@ -153,10 +155,11 @@ report_action(struct report *r, const json_t *action, enum action_result res)
 		report_step(r, rid, RESULT_NOT_RUN);
 	if (res == RESULT_UNDO_FAILED)
 		report_failed(r, failed_resource(action));
-	if (uu != NULL && (res == RESULT_FAILED || res == RESULT_UNDO_FAILED))
+	if (uu != NULL && (res == RESULT_FAILED || res == RESULT_UNDO_FAILED ||
+	    res == RESULT_BLOCKED))
 		add_once(r->units, &r->unit_ids, uu);
-	if (uu != NULL && res == RESULT_FAILED)
-		judge_failure(r, action);
+	if (uu != NULL && (res == RESULT_FAILED || res == RESULT_BLOCKED))
+		judge_failure(r, action, res == RESULT_BLOCKED);
 }
 
 /* result_of: an action's result reported so far, or NULL. */
@@ -169,33 +172,37 @@ result_of(const struct report *r, const char *id)
 }
 
 char *
-report_unmet(const struct report *r, const json_t *group)
+report_unmet(const struct report *r, const json_t *group, int *blocked)
 {
 	const json_t *v;
 	const char *res;
 	size_t i;
 
+	*blocked = 0;
 	json_array_foreach(json_object_get(group, "requires"), i, v) {
 		res = result_of(r, json_string_value(v));
-		if (res == NULL || strcmp(res, "succeeded") != 0)
-			return sched_format("requires %s, which %s",
-			    json_string_value(v), res == NULL ? "did not run" :
-			    strcmp(res, "not-run") == 0 ? "was not run" :
-			    strcmp(res, "undone") == 0 ? "was undone" :
-			    strcmp(res, "undo-failed") == 0 ? "failed to undo" :
-			    "failed");
+		if (res != NULL && strcmp(res, "succeeded") == 0)
+			continue;
+		*blocked = res != NULL && strcmp(res, "not-run") != 0;
+		return sched_format("requires %s, which %s",
+		    json_string_value(v), res == NULL ? "did not run" :
+		    strcmp(res, "not-run") == 0 ? "was not run" :
+		    strcmp(res, "undone") == 0 ? "was undone" :
+		    strcmp(res, "undo-failed") == 0 ? "failed to undo" :
+		    strcmp(res, "blocked") == 0 ? "was blocked" : "failed");
 	}
 	return NULL;
 }
 
 void
-report_skip(struct report *r, const json_t *group, const char *reason)
+report_skip(struct report *r, const json_t *group, const char *reason,
+    int blocked)
 {
 	const json_t *a;
 	size_t i;
 
 	json_array_foreach(json_object_get(group, "actions"), i, a) {
-		report_action(r, a, RESULT_NOT_RUN);
+		report_action(r, a, blocked ? RESULT_BLOCKED : RESULT_NOT_RUN);
 		json_object_set_new(r->skipped, json_string_value(
 		    json_object_get(a, "id")), json_string(reason));
 	}

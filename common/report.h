@@ -33,7 +33,7 @@
 
 enum action_result {
 	RESULT_SUCCEEDED, RESULT_FAILED, RESULT_UNDONE, RESULT_UNDO_FAILED,
-	RESULT_NOT_RUN
+	RESULT_NOT_RUN, RESULT_BLOCKED
 };
 extern const char *const report_result_names[];	/* "succeeded", ... */
 
@@ -67,14 +67,19 @@ void report_action(struct report *r, const json_t *action,
 /*
  * report_unmet: the reason the group may not start, a new string, when
  * an action it requires has not succeeded or not stayed applied by the
- * results reported so far; NULL when it may start.
+ * results reported so far; NULL when it may start.  *blocked is set
+ * when that action failed (failed, undone, undo-failed or blocked), not
+ * merely did not run.
  */
-char *report_unmet(const struct report *r, const json_t *group);
+char *report_unmet(const struct report *r, const json_t *group, int *blocked);
 /*
- * report_skip: every action of group is not-run for reason, which the
- * report's "skipped" keeps by action id.
+ * report_skip: every action of group is not run for reason, which the
+ * report's "skipped" keeps by action id: "blocked" when what it
+ * required failed, which counts as a failed attempt of an upgrade
+ * action's operation toward max-retry, else "not-run".
  */
-void report_skip(struct report *r, const json_t *group, const char *reason);
+void report_skip(struct report *r, const json_t *group, const char *reason,
+    int blocked);
 /* report_step: the result of a replacement (on_failure) by its id. */
 void report_step(struct report *r, const char *id, enum action_result res);
 void report_unreachable(struct report *r, const char *host);

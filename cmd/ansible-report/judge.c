@@ -76,13 +76,14 @@ skipped(const json_t *group, const struct outcomes *o, struct report *r)
 	const json_t *act;
 	char *why;
 	size_t i;
+	int blocked;
 
 	json_array_foreach(json_object_get(group, "actions"), i, act)
 		if (outcome_of(o, id_of(act)) >= OUT_OK)
 			return 0;
-	if ((why = report_unmet(r, group)) == NULL)
+	if ((why = report_unmet(r, group, &blocked)) == NULL)
 		return 0;
-	report_skip(r, group, why);
+	report_skip(r, group, why, blocked);
 	free(why);
 	return 1;
 }

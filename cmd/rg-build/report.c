@@ -3,7 +3,8 @@
  * "update"): each executed action's result, by action id, against the
  * first execution level of the previous resource graph.  An operation
  * (the actions of one change on one resource) whose actions all
- * succeeded is done; one with a failed action counts a failed attempt
+ * succeeded is done; one with a failed action, or one blocked because
+ * what it required failed, counts a failed attempt
  * for its undo unit (the actuator has already undone it at resource
  * level); a failed resource-level undo leaves the resource isolated and
  * failed.  Isolation at max-retry is decided in evaluate.c.
@@ -12,15 +13,17 @@
 
 #include "rgb.h"
 
-enum result { R_SUCCEEDED, R_FAILED, R_UNDONE, R_UNDO_FAILED, R_NOT_RUN };
+enum result { R_SUCCEEDED, R_FAILED, R_UNDONE, R_UNDO_FAILED, R_NOT_RUN,
+	R_BLOCKED };
 static const char *const result_names[] = { "succeeded", "failed",
-	"undone", "undo-failed", "not-run", NULL };
+	"undone", "undo-failed", "not-run", "blocked", NULL };
 
 /* An operation's outcome, gathered over its actions. */
 struct outcome {
 	const char *undo_unit;
 	long change;		/* 0: an undo operation */
 	int all_ok, failed, undo_failed, ran;
+	int blocked;		/* not run: what it required failed */
 };
 
 struct change_set *
@@ -74,7 +77,7 @@ settle(struct rgb *b, struct res *r, const struct outcome *o)
 		return;
 	if (o->ran)
 		mark_ran(cs, o->change);
-	if (o->failed || o->undo_failed)
+	if (o->failed || o->undo_failed || o->blocked)
 		res_attempts(r, cs->uid)->count += o->change > 0;
 	if (o->undo_failed || (o->change == 0 && o->failed))
 		r->failed = r->isolated = 1;
@@ -113,7 +116,8 @@ action_result(struct access *a, const json_t *results, const json_t *act,
 			break;
 	if (result_names[*out] == NULL)
 		return access_fail(a, "unknown result \"%s\" (expected succeeded, "
-		    "failed, undone, undo-failed or not-run)", json_string_value(v));
+		    "failed, undone, undo-failed, not-run or blocked)",
+		    json_string_value(v));
 	access_leave(a);
 	return 0;
 }
@@ -124,7 +128,8 @@ outcome_add(struct outcome *o, int res)
 	o->all_ok &= res == R_SUCCEEDED;
 	o->failed |= res == R_FAILED;
 	o->undo_failed |= res == R_UNDO_FAILED;
-	o->ran |= res >= 0 && res != R_NOT_RUN;
+	o->blocked |= res == R_BLOCKED;
+	o->ran |= res >= 0 && res != R_NOT_RUN && res != R_BLOCKED;
 }
 
 /* vertex_results: the first level of one previous vertex; matched count. */
@@ -133,7 +138,7 @@ vertex_results(struct rgb *b, struct access *a, const json_t *results,
     const struct rg_vertex *v)
 {
 	const struct rg_level *lv = &b->prev.levels[v->first_level];
-	struct outcome o = { NULL, 0, 1, 0, 0, 0 };
+	struct outcome o = { NULL, 0, 1, 0, 0, 0, 0 };
 	long r = res_find(b, v->id), matched = 0;
 	size_t k;
 	int res = -1;
@@ -149,7 +154,7 @@ vertex_results(struct rgb *b, struct access *a, const json_t *results,
 		    o.change != change)) {
 			if (r >= 0)
 				settle(b, &b->res[r], &o);
-			o = (struct outcome){ NULL, 0, 1, 0, 0, 0 };
+			o = (struct outcome){ NULL, 0, 1, 0, 0, 0, 0 };
 		}
 		o.undo_unit = uu;
 		o.change = change;

@@ -239,15 +239,17 @@ run_action(struct group_run *g, const json_t *a)
 static int
 skip_group(struct sim *s, const json_t *group, ms_t start)
 {
-	char *why = report_unmet(&s->report, group);
+	int blocked;
+	char *why = report_unmet(&s->report, group, &blocked);
 	const json_t *a;
 	size_t i;
 
 	if (why == NULL)
 		return 0;
 	json_array_foreach(json_object_get(group, "actions"), i, a)
-		record(s, a, RESULT_NOT_RUN, start, start);
-	report_skip(&s->report, group, why);
+		record(s, a, blocked ? RESULT_BLOCKED : RESULT_NOT_RUN, start,
+		    start);
+	report_skip(&s->report, group, why, blocked);
 	free(why);
 	return 1;
 }

@@ -26,24 +26,105 @@
 #include "unionfind.h"
 #include "xalloc.h"
 
+/* in_list: is resource id among the resources of l? */
+static int
+in_list(const struct rgb *b, const struct idlist *l, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (strcmp(b->res[l->v[i]].id, id) == 0)
+			return 1;
+	return 0;
+}
+
+/* serves: does host take part in the replacement of root's transition k
+ * (old) by k + 1 (new): a sponsor or VM host of either? */
+static int
+serves(const struct rgb *b, const struct change *root, size_t k,
+    const char *host)
+{
+	const char *new = k + 1 < root->ntr ? root->tr[k + 1].resource : "";
+	struct idlist l = { 0 };
+	long old = res_find(b, root->tr[k].resource);
+	size_t i;
+	int found = 0;
+
+	for (i = 0; i < root->ndeps && !found; i++)
+		found = (strcmp(root->deps[i].dependent, new) == 0 &&
+		    strcmp(root->deps[i].sponsor, host) == 0) ||
+		    (strcmp(root->deps[i].dependent, host) == 0 &&
+		    strcmp(root->deps[i].sponsor, new) == 0);
+	if (!found && old >= 0) {
+		neighbours(b, (size_t)old, DEP_AGGREGATION, 1, &l);
+		neighbours(b, (size_t)old, DEP_VM_STORAGE, 0, &l);
+		neighbours(b, (size_t)old, DEP_VM_CONTROLLER, 0, &l);
+		found = in_list(b, &l, host);
+	}
+	free(l.v);
+	return found;
+}
+
+/*
+ * replaced: the root's transition of the old resource that the level
+ * of ref works toward: a change that replaces several storages (one per
+ * pod, say) is one Partial Parallel Universe per storage, each with its
+ * own hosts and partition.
+ */
+static uint32_t
+replaced(const struct rgb *b, const struct change *root, struct tref ref,
+    int is_root)
+{
+	const struct change *c = tref_change(b, ref);
+	uint32_t k, first = (uint32_t)root->ntr;
+
+	if (is_root)
+		return root->tr[ref.tr].destroy || ref.tr == 0 ? ref.tr :
+		    ref.tr - 1;
+	for (k = 0; k < root->ntr; k++) {
+		if (!root->tr[k].destroy)
+			continue;
+		if (first == root->ntr)
+			first = k;
+		if (serves(b, root, k, c->tr[ref.tr].resource))
+			return k;
+	}
+	return first == root->ntr ? 0 : first;
+}
+
+static size_t
+count_replaced(const struct change *root)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < root->ntr; i++)
+		n += root->tr[i].destroy != 0;
+	return n;
+}
+
 size_t
 ppu_unit(struct rgb *b, struct tref ref)
 {
 	const struct change *c = tref_change(b, ref);
-	uint32_t root = c->of ? (uint32_t)c->of - 1 : ref.change;
+	uint32_t root = c->of ? (uint32_t)c->of - 1 : ref.change, k;
 	const struct change *rc = &tref_set(b, ref)->changes[root];
-	char id[512];
-	size_t u, i, n;
+	const char *old;
+	char *id;
+	size_t u, n, len;
 
-	snprintf(id, sizeof id, "ppu:%s.%u", tref_set(b, ref)->uid, root + 1);
+	k = replaced(b, rc, ref, c->of == 0);
+	old = count_replaced(rc) > 1 ? rc->tr[k].resource : NULL;
+	len = strlen(tref_set(b, ref)->uid) + (old ? strlen(old) : 0) + 32;
+	id = xmalloc(len);
+	snprintf(id, len, "ppu:%s.%u%s%s", tref_set(b, ref)->uid, root + 1,
+	    old ? ":" : "", old ? old : "");
 	n = b->out.nunits;
 	u = rgraph_unit(&b->out, id, METHOD_PPU);
-	/* every level of the unit asks; the root's scan is done once */
-	for (i = 0; u == n && i < rc->ntr; i++) {
-		if (rc->tr[i].destroy)
-			b->out.units[u].old_id = rc->tr[i].resource;
-		if (rc->tr[i].create >= 0)
-			b->out.units[u].new_id = rc->tr[i].resource;
+	free(id);
+	if (u == n) {
+		b->out.units[u].old_id = rc->tr[k].resource;
+		if (k + 1 < rc->ntr && rc->tr[k + 1].create >= 0)
+			b->out.units[u].new_id = rc->tr[k + 1].resource;
 	}
 	return u;
 }

@@ -8,6 +8,10 @@
  * consolidation, so the room consolidation freed is there); a VM that
  * ends where it started does not move at all.  The model's placement,
  * which the capacity rules were checked on, is the same.
+ *
+ * Consolidation serves the final batch alone: when no group is chosen,
+ * its moves would free hosts for nothing (and be planned again in the
+ * next iteration, failing the same way), so none is kept.
  */
 #include <stdlib.h>
 
@@ -21,6 +25,10 @@ collapse_moves(struct bs *b)
 	unsigned char *gone = xcalloc(b->nmoves + 1, 1);
 	size_t i, k, n = 0;
 
+	if (b->nfinal == 0) {
+		b->nmoves = 0;
+		json_array_clear(b->freed);
+	}
 	for (i = 0; i < b->in.sc.nvms; i++)
 		last[i] = NONE;
 	for (i = 0; i < b->nmoves; i++) {

@@ -168,13 +168,33 @@ all_settled(const json_t *doc)
 	return settled;
 }
 
+/*
+ * left_out: a resource of the resource graph is still deactivated, as
+ * a failed upgrade, or its undo, can leave it: the upgrade is not over
+ * until batch-select has planned bringing it back into service (or
+ * suspended, naming why it cannot).
+ */
+static int
+left_out(const json_t *rg)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(rg, "vertices"), i, v)
+		if (json_is_string(json_object_get(v, "activation_status")) &&
+		    strcmp(json_string_value(json_object_get(v,
+		    "activation_status")), "deactivated") == 0)
+			return 1;
+	return 0;
+}
+
 const char *
 progress_of(const json_t *doc)
 {
 	const json_t *batch = json_object_get(doc, "batch");
 	const json_t *rg = json_object_get(doc, "resource_graph");
 
-	if (all_settled(doc))
+	if (all_settled(doc) && !left_out(rg))
 		return "done";
 	if (batch != NULL && json_equal(json_object_get(batch, "iteration"),
 	    json_object_get(rg, "iteration")) && nothing_to_run(doc))

@@ -135,7 +135,7 @@ select_batch(const struct options *o, json_t *doc)
 		consolidate(&b);
 		initial_batch(&b);
 		final_batch(&b);
-		collapse_moves(&b);
+		drop_idle_consolidation(&b);
 		/* built first, put second: the batch goes before it */
 		sched = build_schedule(&b);
 		state_put(doc, SECTION_BATCH, batch_section(&b));

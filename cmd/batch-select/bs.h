@@ -83,8 +83,8 @@ struct bs {
 void consolidate(struct bs *b);
 int evacuate(struct bs *b, const size_t *hosts, size_t n);
 
-/* collapse.c: one move per VM, from where it is to where it ends. */
-void collapse_moves(struct bs *b);
+/* idle.c: no consolidation move when the final batch is empty. */
+void drop_idle_consolidation(struct bs *b);
 
 /* rules.c */
 void initial_batch(struct bs *b);

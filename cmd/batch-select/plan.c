@@ -363,21 +363,21 @@ gate(json_t *groups, const json_t *list, json_t *need)
 	add_action_ids(need, list);
 }
 
-/* evacuated: the moves out of g's hosts, which its deactivation needs. */
+/*
+ * evacuated: the moves off the compute hosts that the final batch's
+ * i-th group takes out of service (its own, and those whose only
+ * switch, storage or controller it is), which all its steps need.
+ */
 static json_t *
-evacuated(const struct bs *b, size_t g, const struct placed_move *pm)
+evacuated(const struct bs *b, size_t i, const struct placed_move *pm)
 {
-	const struct cg_group *grp = &b->in.cg.groups[g];
+	const json_t *hosts = json_object_get(json_array_get(b->final, i),
+	    "compute_hosts"), *h;
 	json_t *need = json_array();
-	size_t m;
+	size_t k;
 
-	for (m = 0; m < grp->nmembers; m++) {
-		int k = b->in.rg.v[grp->members[m]].kind;
-
-		if (k == KIND_HOST || k == KIND_HYPERVISOR)
-			add_moves_out(need, pm, b->nmoves,
-			    inventory_host(b, grp->members[m]));
-	}
+	json_array_foreach(hosts, k, h)
+		add_moves_out(need, pm, b->nmoves, json_string_value(h));
 	return need;
 }
 
@@ -415,7 +415,7 @@ final_groups(struct bs *b, json_t *stage[4], const struct placed_move *pm)
 
 	for (i = 0; i < b->nfinal; i++) {
 		g = b->final_g[i];
-		need = evacuated(b, g, pm);
+		need = evacuated(b, i, pm);
 		if (!b->waiting[g])
 			group_steps(b, g, stage, need, switch_need);
 		json_decref(need);
@@ -424,7 +424,7 @@ final_groups(struct bs *b, json_t *stage[4], const struct placed_move *pm)
 		g = b->final_g[i];
 		if (!b->waiting[g])
 			continue;
-		need = evacuated(b, g, pm);
+		need = evacuated(b, i, pm);
 		json_array_extend(need, switch_need);
 		gate(stage[1], group_service(b, g, CAT_ACTIVATE, "wrap-up",
 		    stage[1]), need);

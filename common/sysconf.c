@@ -1,5 +1,6 @@
 /* sysconf.c: read and check the "system" section (see sysconf.h). */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -334,6 +335,54 @@ check_capacity(struct access *a, const struct sysconf *sc)
 	return r;
 }
 
+/* placement_key: tenant, group and host of VM i, as one string. */
+static char *
+placement_key(const struct sysconf *sc, size_t i)
+{
+	const struct vm *v = &sc->vms[i];
+	const char *t = sc->tenants[v->tenant].id;
+	const char *h = sc->resources[v->host].id;
+	size_t n = strlen(t) + strlen(v->group) + strlen(h) + 3;
+	char *k = xmalloc(n);
+
+	snprintf(k, n, "%s\n%s\n%s", t, v->group, h);
+	return k;
+}
+
+/*
+ * check_anti_affinity: no two VMs of one anti-affinity group on one host
+ * (II.A).  A system that breaks it already is refused rather than
+ * planned for: every guarantee of the upgrade starts from it.
+ */
+static int
+check_anti_affinity(struct access *a, const struct sysconf *sc)
+{
+	struct idmap seen;
+	size_t i;
+	long x;
+	int r = 0;
+
+	idmap_init(&seen);
+	for (i = 0; i < sc->nvms && r == 0; i++) {
+		const struct vm *v = &sc->vms[i];
+		const struct tenant *t = &sc->tenants[v->tenant];
+		char *k = placement_key(sc, i);
+
+		if ((x = idmap_add(&seen, k)) < 0) {
+			access_enter_key(a, "tenants");
+			access_enter_index(a, v->tenant);
+			access_enter_key(a, "vms");
+			access_enter_index(a, i - t->first_vm);
+			r = access_fail_at(a, "host", "VM \"%s\" shares host \"%s\" "
+			    "with \"%s\" of its anti-affinity group \"%s\"", v->id,
+			    sc->resources[v->host].id, sc->vms[-x - 1].id, v->group);
+		}
+		free(k);
+	}
+	idmap_free(&seen);
+	return r;
+}
+
 int
 sysconf_load(struct access *a, const json_t *section, struct sysconf *sc)
 {
@@ -354,7 +403,7 @@ sysconf_load(struct access *a, const json_t *section, struct sysconf *sc)
 	    load_dependencies(a, section, sc) < 0 ||
 	    load_tenants(a, section, sc) < 0)
 		return -1;
-	return check_capacity(a, sc);
+	return check_capacity(a, sc) < 0 ? -1 : check_anti_affinity(a, sc);
 }
 
 void

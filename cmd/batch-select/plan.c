@@ -170,7 +170,8 @@ group_step_time(const struct bs *b, size_t g)
 
 /* manual_step: for a split-mode partition whose products have no
  * (de)activation command, the operator's step keeps one version
- * active. */
+ * active; and a group left deactivated (an undone upgrade, say) is
+ * brought back by the operator when no command can. */
 static void
 manual_step(const struct bs *b, size_t g, enum cat_action what,
     const char *phase, json_t *list)
@@ -181,7 +182,8 @@ manual_step(const struct bs *b, size_t g, enum cat_action what,
 
 	if (json_array_size(list) > 0 ||
 	    (b->split_unit[b->in.cg.groups[g].members[0]] == NONE &&
-	    !b->waiting[g] && !b->paired[g]))
+	    !b->waiting[g] && !b->paired[g] &&
+	    !(what == CAT_ACTIVATE && b->in.cg.groups[g].deactivated)))
 		return;
 	id = sched_format("i%ld/%s:%s", b->in.rg.iteration,
 	    cat_action_names[what], b->in.cg.groups[g].id);

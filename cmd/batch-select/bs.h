@@ -108,11 +108,19 @@ struct placed_move {
 	int kind;		/* enum move_kind */
 	size_t stage;
 };
+/* The moves by source host and by VM, as lists of move indices. */
+struct move_index {
+	size_t *out_start, *out;	/* host h: out[out_start[h] ..] */
+	size_t *vm_start, *vm;		/* VM v: vm[vm_start[v] ..] */
+};
+void move_index_build(struct move_index *x, const struct bs *b);
+void move_index_free(struct move_index *x);
 /* require_moves: move self's group needs the earlier moves it relies on. */
-void require_moves(json_t *groups, const struct placed_move *m, size_t n,
-    size_t self);
+void require_moves(json_t *groups, const struct bs *b,
+    const struct placed_move *m, const struct move_index *x, size_t self);
 /* add_moves_out: append the ids of the moves out of host to need. */
-void add_moves_out(json_t *need, const struct placed_move *m, size_t n,
+void add_moves_out(json_t *need, const struct bs *b,
+    const struct placed_move *m, const struct move_index *x,
     const char *host);
 /* add_action_ids: append the ids of the actions of list to need. */
 void add_action_ids(json_t *need, const json_t *list);

@@ -317,7 +317,7 @@ place_moves(struct bs *b, struct placed_move *pm, json_t *ids)
 /* move_stages: the moves of one kind, in their stages. */
 static void
 move_stages(struct bs *b, json_t *sched, enum move_kind kind,
-    const struct placed_move *pm)
+    const struct placed_move *pm, const struct move_index *x)
 {
 	const char *name = kind == MOVE_CONSOLIDATE ? "consolidate" : "evacuate";
 	const char *phase = kind == MOVE_CONSOLIDATE ? "migration" :
@@ -349,7 +349,7 @@ move_stages(struct bs *b, json_t *sched, enum move_kind kind,
 		groups = json_array_get(stages, pm[i].stage);
 		json_array_append_new(sched_group(groups, m.vm),
 		    migration_action(&b->in.cat, &m));
-		require_moves(groups, pm, b->nmoves, i);
+		require_moves(groups, b, pm, x, i);
 	}
 	json_decref(stages);
 }
@@ -371,7 +371,8 @@ gate(json_t *groups, const json_t *list, json_t *need)
  * switch, storage or controller it is), which all its steps need.
  */
 static json_t *
-evacuated(const struct bs *b, size_t i, const struct placed_move *pm)
+evacuated(const struct bs *b, size_t i, const struct placed_move *pm,
+    const struct move_index *x)
 {
 	const json_t *hosts = json_object_get(json_array_get(b->final, i),
 	    "compute_hosts"), *h;
@@ -379,7 +380,7 @@ evacuated(const struct bs *b, size_t i, const struct placed_move *pm)
 	size_t k;
 
 	json_array_foreach(hosts, k, h)
-		add_moves_out(need, pm, b->nmoves, json_string_value(h));
+		add_moves_out(need, b, pm, x, json_string_value(h));
 	return need;
 }
 
@@ -410,14 +411,15 @@ group_steps(struct bs *b, size_t g, json_t *stage[4], json_t *need,
  * to be switched in last, once every group they wait for is out.
  */
 static void
-final_groups(struct bs *b, json_t *stage[4], const struct placed_move *pm)
+final_groups(struct bs *b, json_t *stage[4], const struct placed_move *pm,
+    const struct move_index *x)
 {
 	json_t *switch_need = json_array(), *need;
 	size_t i, g;
 
 	for (i = 0; i < b->nfinal; i++) {
 		g = b->final_g[i];
-		need = evacuated(b, i, pm);
+		need = evacuated(b, i, pm, x);
 		if (!b->waiting[g])
 			group_steps(b, g, stage, need, switch_need);
 		json_decref(need);
@@ -426,7 +428,7 @@ final_groups(struct bs *b, json_t *stage[4], const struct placed_move *pm)
 		g = b->final_g[i];
 		if (!b->waiting[g])
 			continue;
-		need = evacuated(b, i, pm);
+		need = evacuated(b, i, pm, x);
 		json_array_extend(need, switch_need);
 		gate(stage[1], group_service(b, g, CAT_ACTIVATE, "wrap-up",
 		    stage[1]), need);
@@ -441,17 +443,20 @@ build_schedule(struct bs *b)
 	char *id = sched_format("i%ld", b->in.rg.iteration);
 	json_t *sched = sched_new(id), *stage[4], *ids = json_array();
 	struct placed_move *pm = xcalloc(b->nmoves + 1, sizeof *pm);
+	struct move_index x;
 
 	free(id);
 	place_moves(b, pm, ids);
-	move_stages(b, sched, MOVE_CONSOLIDATE, pm);
-	move_stages(b, sched, MOVE_EVACUATE, pm);
+	move_index_build(&x, b);
+	move_stages(b, sched, MOVE_CONSOLIDATE, pm, &x);
+	move_stages(b, sched, MOVE_EVACUATE, pm, &x);
 	stage[0] = sched_stage(sched, "prerequisite", "prerequisite");
 	stage[1] = sched_stage(sched, "switch", "wrap-up");
 	stage[2] = sched_stage(sched, "upgrade", "upgrade");
 	stage[3] = sched_stage(sched, "wrap-up", "wrap-up");
-	final_groups(b, stage, pm);
+	final_groups(b, stage, pm, &x);
 	sched_finish(sched, b->o->parallel);
+	move_index_free(&x);
 	free(pm);
 	json_decref(ids);
 	return sched;

@@ -156,6 +156,13 @@ try_complete(struct rgb *b, struct change_set *cs)
 	return 1;
 }
 
+/* set_undoing: cs failed and its undo is not over yet. */
+int
+set_undoing(const struct change_set *cs)
+{
+	return cs->status == CS_FAILED && !cs->undo_done;
+}
+
 /* needs_undo: t's resource must still be taken to its undo version. */
 int
 needs_undo(const struct transition *t)

@@ -47,12 +47,6 @@ drop_empty_level(struct rgb *b)
 	b->out.v[b->out.nv - 1].nlevels--;
 }
 
-static int
-undoing(const struct change_set *cs)
-{
-	return cs->status == CS_FAILED && !cs->undo_done;
-}
-
 /* current: what r runs now: the system, plus what is done. */
 static void
 current(const struct rgb *b, const struct res *r, struct pstate *s)
@@ -81,7 +75,7 @@ undo_level(struct rgb *b, struct res *r, struct pstate *s)
 		struct pv now, none = { NULL, NULL };
 		struct transition back;
 
-		if (!undoing(cs) || !needs_undo(t))
+		if (!set_undoing(cs) || !needs_undo(t))
 			continue;
 		if (l == (size_t)-1)
 			l = add_level(b, 0, 0, cs->uid);
@@ -198,7 +192,7 @@ forward_levels(struct rgb *b, struct res *r, struct pstate *st)
 
 	for (i = 0; i < r->ntr; i++)
 		live[i] = tref_tr(b, r->tr[i])->status == TR_PENDING &&
-		    !undoing(tref_set(b, r->tr[i]));
+		    !set_undoing(tref_set(b, r->tr[i]));
 	sublevels(b, r, live, sub);
 	while (next_key(b, r, live, sub, &arr, &s))
 		fill_level(b, r, live, sub, arr, s, st);

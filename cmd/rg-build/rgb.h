@@ -166,6 +166,7 @@ void evaluate_change_sets(struct rgb *b);
 
 /* evaluate.c */
 int needs_undo(const struct transition *t);
+int set_undoing(const struct change_set *cs);
 
 /* actions.c: the actions of one operation, appended to a level. */
 struct opctx {

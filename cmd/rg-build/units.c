@@ -13,7 +13,8 @@
  *   and only one version is ever active;
  * - everything else is upgraded one resource group at a time: a
  *   "rolling" unit per arrival and order; undo levels get a rolling
- *   unit per undo unit.
+ *   unit per undo unit, or a split unit when undoing crosses an
+ *   incompatibility as the change did.
  *
  * Unit ids are made of stable names (undo unit, arrival, the smallest
  * member id), so they stay the same across iterations.
@@ -23,6 +24,7 @@
 
 #include "digraph.h"
 #include "rgb.h"
+#include "schedule.h"
 #include "unionfind.h"
 #include "xalloc.h"
 
@@ -174,6 +176,26 @@ mark_incompatible(struct rgb *b, const struct pstate *cur,
 	}
 }
 
+/* undo_target: take back what the sets being undone changed on r, so
+ * that undoing is checked for incompatibilities as the change was. */
+static void
+undo_target(const struct rgb *b, const struct res *r, struct pstate *s)
+{
+	size_t k;
+
+	for (k = r->ntr; k-- > 0;) {
+		const struct transition *t = tref_tr(b, r->tr[k]);
+		struct transition back;
+
+		if (!set_undoing(tref_set(b, r->tr[k])) || !needs_undo(t))
+			continue;
+		back = *t;
+		back.from = t->to;
+		back.to = t->create >= 0 ? (struct pv){ NULL, NULL } : t->undo;
+		pstate_apply(b, s, &back);
+	}
+}
+
 static void
 project_all(struct rgb *b, struct pstate *cur, struct pstate *tgt)
 {
@@ -190,14 +212,28 @@ project_all(struct rgb *b, struct pstate *cur, struct pstate *tgt)
 				pstate_apply(b, &cur[r->vertex],
 				    tref_tr(b, r->tr[k]));
 		pstate_projected(b, r, &tgt[r->vertex]);
+		undo_target(b, r, &tgt[r->vertex]);
 	}
 }
 
-/* plain: a forward level that no PPU claims. */
+/* plain: a level that no PPU claims: forward, or the undo of a set. */
 static int
 plain(const struct rgb *b, size_t l)
 {
-	return b->lv[l].arrival > 0 && b->lv[l].ppu_unit < 0;
+	return b->lv[l].ppu_unit < 0;
+}
+
+/* same_key: levels k and l go together: the same arrival and order, or
+ * the undo of the same set (undoing a split-mode change needs split mode
+ * too, or the resources undone first run beside those not yet undone). */
+static int
+same_key(const struct rgb *b, size_t k, size_t l)
+{
+	if (b->lv[k].arrival != b->lv[l].arrival)
+		return 0;
+	if (b->lv[l].arrival == 0)
+		return strcmp(b->lv[k].undo_unit, b->lv[l].undo_unit) == 0;
+	return b->lv[k].sub == b->lv[l].sub;
 }
 
 /* matching_level: v's plain level with the same key as level l, or -1. */
@@ -208,8 +244,7 @@ matching_level(const struct rgb *b, size_t v, size_t l)
 	size_t k;
 
 	for (k = x->first_level; k < x->first_level + x->nlevels; k++)
-		if (plain(b, k) && b->lv[k].arrival == b->lv[l].arrival &&
-		    b->lv[k].sub == b->lv[l].sub)
+		if (plain(b, k) && same_key(b, k, l))
 			return (long)k;
 	return -1;
 }
@@ -326,13 +361,18 @@ split_unit(struct rgb *b, struct unionfind *all, size_t l,
     const char **smallest, size_t *unit_of_root)
 {
 	size_t root = uf_find(all, l), u;
-	char id[512];
+	char *id;
 
 	if (unit_of_root[root] != (size_t)-1)
 		return unit_of_root[root];
-	snprintf(id, sizeof id, "split:%ld.%d:%s", b->lv[l].arrival,
-	    b->lv[l].sub, smallest[root]);
+	if (b->lv[l].arrival == 0)
+		id = sched_format("split:undo:%s:%s", b->lv[l].undo_unit,
+		    smallest[root]);
+	else
+		id = sched_format("split:%ld.%d:%s", b->lv[l].arrival,
+		    b->lv[l].sub, smallest[root]);
 	u = rgraph_unit(&b->out, id, METHOD_SPLIT);
+	free(id);
 	b->out.units[u].partitions = json_pack("[[],[]]");
 	return unit_of_root[root] = u;
 }
@@ -341,19 +381,21 @@ static size_t
 level_unit(struct rgb *b, struct unionfind *all, size_t l,
     const char **smallest, size_t *unit_of_root)
 {
-	char id[512];
+	char *id;
+	size_t u;
 
-	if (b->lv[l].arrival == 0) {
-		snprintf(id, sizeof id, "undo:%s", b->lv[l].undo_unit);
-		return rgraph_unit(&b->out, id, METHOD_ROLLING);
-	}
 	if (b->lv[l].ppu_unit >= 0)
 		return (size_t)b->lv[l].ppu_unit;
 	if (all->size[uf_find(all, l)] > 1)
 		return split_unit(b, all, l, smallest, unit_of_root);
-	snprintf(id, sizeof id, "rolling:%ld.%d", b->lv[l].arrival,
-	    b->lv[l].sub);
-	return rgraph_unit(&b->out, id, METHOD_ROLLING);
+	if (b->lv[l].arrival == 0)
+		id = sched_format("undo:%s", b->lv[l].undo_unit);
+	else
+		id = sched_format("rolling:%ld.%d", b->lv[l].arrival,
+		    b->lv[l].sub);
+	u = rgraph_unit(&b->out, id, METHOD_ROLLING);
+	free(id);
+	return u;
 }
 
 static void

@@ -385,43 +385,87 @@ evacuated(const struct bs *b, size_t i, const struct placed_move *pm,
 }
 
 /* group_steps: g's deactivation, upgrade and activation, each gated on
- * what came before; the deactivation ids go to switch_need when a
- * waiting partition is switched in once g is out. */
+ * what came before.  The deactivation of a partition that a waiting
+ * one replaces goes to the switch stage, where swap() completes it. */
 static void
-group_steps(struct bs *b, size_t g, json_t *stage[4], json_t *need,
-    json_t *switch_need)
+group_steps(struct bs *b, size_t g, json_t *stage[4], json_t *need)
 {
-	json_t *pre = NULL;
+	json_t *pre = NULL, *at = stage[b->paired[g] ? 1 : 0];
 
 	if (!b->in.cg.groups[g].deactivated) {
-		pre = group_service(b, g, CAT_DEACTIVATE, "prerequisite",
-		    stage[0]);
-		gate(stage[0], pre, need);
+		pre = group_service(b, g, CAT_DEACTIVATE, "prerequisite", at);
+		gate(at, pre, need);
 	}
-	if (b->paired[g] && pre != NULL)
-		add_action_ids(switch_need, pre);
 	gate(stage[2], group_upgrade(b, g, stage[2]), need);
 	if (split_partner(b, g) == NONE)
 		gate(stage[3], group_service(b, g, CAT_ACTIVATE, "wrap-up",
 		    stage[3]), need);
 }
 
+/* take_group: remove the group of groups named id and return it, or
+ * NULL. */
+static json_t *
+take_group(json_t *groups, const char *id)
+{
+	json_t *grp;
+	size_t k;
+
+	json_array_foreach(groups, k, grp)
+		if (strcmp(json_string_value(json_object_get(grp, "id")),
+		    id) == 0) {
+			json_incref(grp);
+			json_array_remove(groups, k);
+			return grp;
+		}
+	return NULL;
+}
+
+/*
+ * swap: split mode's switch as one group: the last partition's
+ * deactivation, then the activation of waiting group w.  The group runs
+ * in order and is undone as a whole, so if w fails to come back the
+ * last partition returns to service (III.A: one version active, and
+ * never none); the last partition's upgrade requires its deactivation,
+ * and so waits for a switch that held.
+ */
+static void
+swap(struct bs *b, size_t w, json_t *switch_stage, json_t *need)
+{
+	size_t p = split_partner(b, w);
+	json_t *grp = p == NONE ? NULL : take_group(switch_stage,
+	    b->in.cg.groups[p].id), *list, *acts;
+
+	if (grp == NULL) {
+		gate(switch_stage, group_service(b, w, CAT_ACTIVATE,
+		    "wrap-up", switch_stage), need);
+		return;
+	}
+	json_array_append_new(switch_stage, grp);
+	json_object_set_new(grp, "id", json_string(b->in.cg.groups[w].id));
+	list = json_array();
+	acts = group_service(b, w, CAT_ACTIVATE, "wrap-up", list);
+	if (acts != NULL)
+		json_array_extend(json_object_get(grp, "actions"), acts);
+	json_decref(list);
+	sched_require_all(switch_stage, need);
+}
+
 /*
  * final_groups: every group of the final batch; the partitions waiting
- * to be switched in last, once every group they wait for is out.
+ * to be switched in last, each swapped with the partition it replaces.
  */
 static void
 final_groups(struct bs *b, json_t *stage[4], const struct placed_move *pm,
     const struct move_index *x)
 {
-	json_t *switch_need = json_array(), *need;
+	json_t *need;
 	size_t i, g;
 
 	for (i = 0; i < b->nfinal; i++) {
 		g = b->final_g[i];
 		need = evacuated(b, i, pm, x);
 		if (!b->waiting[g])
-			group_steps(b, g, stage, need, switch_need);
+			group_steps(b, g, stage, need);
 		json_decref(need);
 	}
 	for (i = 0; i < b->nfinal; i++) {
@@ -429,12 +473,9 @@ final_groups(struct bs *b, json_t *stage[4], const struct placed_move *pm,
 		if (!b->waiting[g])
 			continue;
 		need = evacuated(b, i, pm, x);
-		json_array_extend(need, switch_need);
-		gate(stage[1], group_service(b, g, CAT_ACTIVATE, "wrap-up",
-		    stage[1]), need);
+		swap(b, g, stage[1], need);
 		json_decref(need);
 	}
-	json_decref(switch_need);
 }
 
 json_t *

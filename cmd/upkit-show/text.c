@@ -59,11 +59,27 @@ say_consolidation(struct show *s)
 		    json_array_size(json_object_get(c, "freed")) == 1 ? "" : "s");
 }
 
+/* sub_seconds: the length of sub-iteration sub's schedule. */
+static int
+sub_seconds(struct show *s, const json_t *sub, json_int_t *out)
+{
+	json_t *sched;
+
+	if (acc_as_object(s->a, sub) < 0 ||
+	    acc_get_object(s->a, sub, "schedule", ACC_REQUIRED, &sched) < 0)
+		return -1;
+	access_enter_key(s->a, "schedule");
+	if (schedule_seconds(s, sched, out) < 0)
+		return -1;
+	access_leave(s->a);
+	return 0;
+}
+
 /* total_seconds: the upgrade schedule and every sub-iteration. */
 static int
 total_seconds(struct show *s, json_int_t *out)
 {
-	const json_t *sub;
+	json_t *subs = NULL, *sub;
 	json_int_t t;
 	size_t i;
 
@@ -71,12 +87,22 @@ total_seconds(struct show *s, json_int_t *out)
 	if (schedule_seconds(s, s->schedule, out) < 0)
 		return -1;
 	access_leave(s->a);
-	json_array_foreach(json_object_get(s->migrations, "sub_iterations"),
-	    i, sub) {
-		if (schedule_seconds(s, json_object_get(sub, "schedule"), &t) < 0)
+	if (s->migrations == NULL)
+		return 0;
+	access_enter_key(s->a, "migrations");
+	if (acc_get_array(s->a, s->migrations, "sub_iterations", ACC_OPTIONAL,
+	    &subs) < 0)
+		return -1;
+	access_enter_key(s->a, "sub_iterations");
+	json_array_foreach(subs, i, sub) {
+		access_enter_index(s->a, i);
+		if (sub_seconds(s, sub, &t) < 0)
 			return -1;
 		*out += t;
+		access_leave(s->a);
 	}
+	access_leave(s->a);
+	access_leave(s->a);
 	return 0;
 }
 

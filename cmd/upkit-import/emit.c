@@ -1,0 +1,372 @@
+/*
+ * emit.c: the system section (upkit-state(5)) from what was read: a
+ * host and a hypervisor per compute host, the storage back ends and
+ * their hosts, the switches and routers, the dependencies between them,
+ * then the tenants (tenants.c).  Ids are sorted, so the listing order
+ * of the cloud does not matter.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "import.h"
+#include "xalloc.h"
+
+static int
+compare_strings(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+json_t *
+sorted_keys(const json_t *obj)
+{
+	size_t n = json_object_size(obj), i = 0;
+	const char **keys = xcalloc(n + 1, sizeof *keys);
+	const char *key;
+	json_t *v, *out = json_array();
+
+	json_object_foreach((json_t *)obj, key, v)
+		keys[i++] = key;
+	qsort(keys, n, sizeof *keys, compare_strings);
+	for (i = 0; i < n; i++)
+		json_array_append_new(out, json_string(keys[i]));
+	free(keys);
+	return out;
+}
+
+const char *
+site_host(struct build *b, const char *name)
+{
+	return host_id(b->im, name);
+}
+
+static void
+add_dep(struct build *b, const char *type, const char *dependent,
+    const char *sponsor)
+{
+	json_array_append_new(b->deps, json_pack("{s:s,s:s,s:s}", "type", type,
+	    "dependent", dependent, "sponsor", sponsor));
+}
+
+static json_t *
+host_products(const struct build *b)
+{
+	json_t *p = json_object_get(b->im->site, "host_products");
+
+	return p != NULL ? json_deep_copy(p) : json_object();
+}
+
+/* mark_host: host id takes the role (compute or storage). */
+static void
+mark_host(struct build *b, const char *id, const char *role)
+{
+	json_t *h = json_object_get(b->all_hosts, id);
+
+	if (h == NULL) {
+		h = json_pack("{s:b,s:b}", "compute", 0, "storage", 0);
+		json_object_set_new(b->all_hosts, id, h);
+	}
+	json_object_set_new(h, role, json_true());
+}
+
+/*
+ * mark_storage: the hosts of each storage back end; a name no
+ * hypervisor has is a storage-only host of its own (short) name.
+ */
+static int
+mark_storage(struct build *b, const json_t *st)
+{
+	const json_t *name;
+	const char *sid = json_string_value(json_object_get(st, "id"));
+	json_t *ids = json_array();
+	size_t i;
+	char *s;
+
+	json_object_set_new(b->storage_of, sid, ids);
+	access_enter_key(b->a, "hosts");
+	json_array_foreach(json_object_get(st, "hosts"), i, name) {
+		access_enter_index(b->a, i);
+		if (!json_is_string(name))
+			return access_fail(b->a, "expected a host name");
+		if (site_host(b, json_string_value(name)) == NULL) {
+			s = short_name(json_string_value(name));
+			access_warn(b->a, "\"%s\" is no hypervisor: taken as a "
+			    "storage-only host \"%s\"", json_string_value(name), s);
+			json_object_set_new(b->im->names, json_string_value(name),
+			    json_string(s));
+			json_object_set_new(b->im->names, s, json_string(s));
+			free(s);
+		}
+		json_array_append_new(ids, json_string(site_host(b,
+		    json_string_value(name))));
+		mark_host(b, site_host(b, json_string_value(name)), "storage");
+		access_leave(b->a);
+	}
+	access_leave(b->a);
+	return 0;
+}
+
+static int
+each_site_entry(struct build *b, const char *key,
+    int (*fn)(struct build *, const json_t *))
+{
+	const json_t *e;
+	size_t i;
+
+	access_enter_key(b->a, key);
+	json_array_foreach(json_object_get(b->im->site, key), i, e) {
+		access_enter_index(b->a, i);
+		if (fn(b, e) < 0)
+			return -1;
+		access_leave(b->a);
+	}
+	access_leave(b->a);
+	return 0;
+}
+
+/* host_status: failed when the hypervisor is down, deactivated when
+ * it is disabled; said as a warning, since the plan depends on it. */
+static const char *
+host_status(struct build *b, const char *id)
+{
+	const json_t *h = json_object_get(b->im->hosts, id);
+	const char *state = json_string_value(json_object_get(h, "state"));
+	const char *status = json_string_value(json_object_get(h, "status"));
+
+	if (state != NULL && strcmp(state, "down") == 0) {
+		diag_warn(b->im->files.hypervisors, ".", "hypervisor \"%s\" is "
+		    "down: host %s taken as failed", json_string_value(
+		    json_object_get(h, "name")), id);
+		return "failed";
+	}
+	if (status != NULL && strcmp(status, "disabled") == 0) {
+		diag_warn(b->im->files.hypervisors, ".", "hypervisor \"%s\" is "
+		    "disabled: host %s taken as deactivated", json_string_value(
+		    json_object_get(h, "name")), id);
+		return "deactivated";
+	}
+	return NULL;
+}
+
+static json_t *
+host_resource(struct build *b, const char *id, const json_t *roles)
+{
+	json_t *r = json_pack("{s:s,s:s,s:O}", "id", id, "kind", "host",
+	    "roles", roles);
+	const char *status = json_is_true(json_object_get(json_object_get(
+	    b->all_hosts, id), "compute")) ? host_status(b, id) : NULL;
+
+	if (status != NULL)
+		json_object_set_new(r, "status", json_string(status));
+	if (json_object_get(b->capacity, id) != NULL)
+		json_object_set(r, "capacity", json_object_get(b->capacity, id));
+	json_object_set_new(r, "products", host_products(b));
+	return r;
+}
+
+static void
+add_hosts(struct build *b)
+{
+	json_t *ids = sorted_keys(b->all_hosts), *v, *roles;
+	const json_t *h;
+	size_t i;
+
+	json_array_foreach(ids, i, v) {
+		h = json_object_get(b->all_hosts, json_string_value(v));
+		roles = json_array();
+		if (json_is_true(json_object_get(h, "storage")))
+			json_array_append_new(roles, json_string("storage"));
+		if (json_is_true(json_object_get(h, "compute")))
+			json_array_append_new(roles, json_string("compute"));
+		json_array_append_new(b->resources, host_resource(b,
+		    json_string_value(v), roles));
+		json_decref(roles);
+	}
+	json_decref(ids);
+}
+
+/* add_hypervisor: the hypervisor of compute host id, by its type. */
+static int
+add_hypervisor(struct build *b, const char *id)
+{
+	const char *type = json_string_value(json_object_get(json_object_get(
+	    b->im->hosts, id), "type"));
+	json_t *types = json_object_get(b->im->site, "hypervisor_types");
+	json_t *t = json_object_get(types, type);
+	const char *product, *version;
+	char hv[512];
+
+	access_enter_key(b->a, "hypervisor_types");
+	if (t == NULL)
+		return access_fail(b->a, "no product for hypervisor type "
+		    "\"%s\" of host %s", type, id);
+	access_enter_key(b->a, type);
+	if (acc_as_object(b->a, t) < 0 ||
+	    acc_get_string(b->a, t, "product", ACC_REQUIRED, &product) < 0 ||
+	    acc_get_string(b->a, t, "version", ACC_REQUIRED, &version) < 0)
+		return -1;
+	access_leave(b->a);
+	access_leave(b->a);
+	snprintf(hv, sizeof hv, "%s-hv", id);
+	json_array_append_new(b->resources, json_pack("{s:s,s:s,s:{s:s}}",
+	    "id", hv, "kind", "hypervisor", "products", product, version));
+	add_dep(b, "contained", hv, id);
+	return 0;
+}
+
+static int
+add_hypervisors(struct build *b)
+{
+	json_t *ids = sorted_keys(b->im->hosts), *v;
+	size_t i;
+	int r = 0;
+
+	json_array_foreach(ids, i, v)
+		if (r == 0)
+			r = add_hypervisor(b, json_string_value(v));
+	json_decref(ids);
+	return r;
+}
+
+/* served: the compute hosts that rely on a storage for VM operations. */
+static int
+add_vm_storage(struct build *b, const json_t *st, const char *sid)
+{
+	json_t *serves = json_object_get(st, "serves"), *ids, *v;
+	const char *id;
+	size_t i;
+
+	if (serves == NULL) {
+		ids = sorted_keys(b->im->hosts);
+		json_array_foreach(ids, i, v)
+			add_dep(b, "vm-storage", json_string_value(v), sid);
+		json_decref(ids);
+		return 0;
+	}
+	access_enter_key(b->a, "serves");
+	if (acc_as_array(b->a, serves) < 0)
+		return -1;
+	json_array_foreach(serves, i, v) {
+		access_enter_index(b->a, i);
+		if (!json_is_string(v) ||
+		    (id = site_host(b, json_string_value(v))) == NULL ||
+		    json_object_get(b->im->hosts, id) == NULL)
+			return access_fail(b->a, "not a compute host");
+		add_dep(b, "vm-storage", id, sid);
+		access_leave(b->a);
+	}
+	access_leave(b->a);
+	return 0;
+}
+
+static int
+add_storage(struct build *b, const json_t *st)
+{
+	const char *sid = json_string_value(json_object_get(st, "id"));
+	json_t *r = json_pack("{s:s,s:s}", "id", sid, "kind", "virtual-storage");
+	const json_t *h;
+	size_t i;
+
+	if (json_object_get(st, "min_sponsors") != NULL)
+		json_object_set(r, "min_sponsors",
+		    json_object_get(st, "min_sponsors"));
+	json_object_set(r, "products", json_object_get(st, "products"));
+	json_array_append_new(b->resources, r);
+	json_array_foreach(json_object_get(b->storage_of, sid), i, h)
+		add_dep(b, "aggregation", sid, json_string_value(h));
+	return add_vm_storage(b, st, sid);
+}
+
+static int
+add_network_hosts(struct build *b, const json_t *n, const char *nid)
+{
+	json_t *hosts = json_object_get(n, "hosts"), *ids, *v;
+	const char *id;
+	size_t i;
+
+	if (hosts == NULL) {
+		if (strcmp(json_string_value(json_object_get(n, "kind")),
+		    "switch") != 0)
+			return 0;
+		ids = sorted_keys(b->all_hosts);
+		json_array_foreach(ids, i, v)
+			add_dep(b, "communication", json_string_value(v), nid);
+		json_decref(ids);
+		return 0;
+	}
+	access_enter_key(b->a, "hosts");
+	if (acc_as_array(b->a, hosts) < 0)
+		return -1;
+	json_array_foreach(hosts, i, v) {
+		access_enter_index(b->a, i);
+		if (!json_is_string(v) ||
+		    (id = site_host(b, json_string_value(v))) == NULL)
+			return access_fail(b->a, "not a known host");
+		add_dep(b, "communication", id, nid);
+		access_leave(b->a);
+	}
+	access_leave(b->a);
+	return 0;
+}
+
+static int
+add_network(struct build *b, const json_t *n)
+{
+	const char *nid = json_string_value(json_object_get(n, "id"));
+	const json_t *up, *peer = json_object_get(n, "peer");
+	size_t i;
+
+	json_array_append_new(b->resources, json_pack("{s:s,s:O,s:[s],s:O}",
+	    "id", nid, "kind", json_object_get(n, "kind"), "roles", "network",
+	    "products", json_object_get(n, "products")));
+	if (add_network_hosts(b, n, nid) < 0)
+		return -1;
+	json_array_foreach(json_object_get(n, "uplinks"), i, up)
+		if (json_is_string(up))
+			add_dep(b, "communication", nid, json_string_value(up));
+	if (json_is_string(peer) && strcmp(nid, json_string_value(peer)) < 0)
+		add_dep(b, "peer", nid, json_string_value(peer));
+	return 0;
+}
+
+static int
+build_parts(struct build *b)
+{
+	json_t *ids = sorted_keys(b->im->hosts), *v;
+	size_t i;
+
+	json_array_foreach(ids, i, v)
+		mark_host(b, json_string_value(v), "compute");
+	json_decref(ids);
+	if (read_capacity(b) < 0 ||
+	    each_site_entry(b, "storage", mark_storage) < 0)
+		return -1;
+	add_hosts(b);
+	if (add_hypervisors(b) < 0 ||
+	    each_site_entry(b, "storage", add_storage) < 0 ||
+	    each_site_entry(b, "network", add_network) < 0)
+		return -1;
+	return build_tenants(b);
+}
+
+int
+build_system(struct import *im, struct access *a, json_t **out)
+{
+	struct build b = { im, a, json_array(), json_array(), json_array(),
+		json_object(), json_object(), json_object(), json_object() };
+	int r = build_parts(&b);
+
+	if (r == 0)
+		*out = json_pack("{s:i,s:O,s:O,s:O,s:O}", "version", 1,
+		    "host_capacity", json_object_get(im->site, "host_capacity"),
+		    "resources", b.resources, "dependencies", b.deps,
+		    "tenants", b.tenants);
+	json_decref(b.resources);
+	json_decref(b.deps);
+	json_decref(b.tenants);
+	json_decref(b.all_hosts);
+	json_decref(b.storage_of);
+	json_decref(b.vm_count);
+	json_decref(b.capacity);
+	return r;
+}

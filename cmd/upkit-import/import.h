@@ -1,0 +1,83 @@
+/*
+ * import.h: upkit-import, the system section from what the OpenStack
+ * client prints, plus a short site file for what OpenStack does not
+ * hold.
+ *
+ * Everything is gathered into jansson objects used as ordered maps
+ * (hash lookups, so the work stays near-linear in the input) and
+ * written out sorted by id, so the same input always gives the same
+ * bytes whatever order the cloud listed things in.
+ */
+#ifndef UPKIT_IMPORT_H
+#define UPKIT_IMPORT_H
+
+#include <jansson.h>
+
+#include "access.h"
+
+struct import_files {
+	const char *hypervisors;	/* openstack hypervisor list --long */
+	const char *servers;		/* openstack server list --long ... */
+	const char **groups;		/* openstack server group list --long */
+	size_t ngroups;
+	const char **shows;		/* openstack server group show, each */
+	size_t nshows;
+	const char *site;		/* the site file */
+};
+
+struct import {
+	struct import_files files;
+	json_t *site;		/* the site file, loaded */
+	json_t *hosts;		/* host id -> {"name", "type", "state", ...} */
+	json_t *names;		/* full and short host names -> host id */
+	json_t *groups;		/* server group id -> {"name", "policy", ...} */
+	json_t *member_of;	/* server id -> server group id */
+	json_t *vms;		/* server id -> {"host", "project", "group"} */
+};
+
+/* hosts.c */
+int read_hypervisors(struct import *im, struct access *a, const json_t *list);
+/* host_id: the host id a name from any OpenStack output stands for. */
+const char *host_id(const struct import *im, const char *name);
+char *short_name(const char *name);
+
+/* groups.c */
+int read_group_list(struct import *im, struct access *a, const json_t *list);
+int read_group_show(struct import *im, struct access *a, const json_t *show);
+
+/* servers.c */
+int read_servers(struct import *im, struct access *a, const json_t *list);
+
+/* each_row: fn on every row of a client's list output (an array). */
+typedef int (*row_fn)(struct import *, struct access *, const json_t *);
+int each_row(struct import *im, struct access *a, const json_t *list,
+    row_fn fn);
+
+/* column: member key of row, or its lower-case/underscore alias. */
+json_t *column(const json_t *row, const char *key, const char *alias);
+
+/* site.c: checks the site file's shape. */
+int check_site(struct import *im, struct access *a);
+
+/* What emit.c and tenants.c build, a (the site file's access) at hand. */
+struct build {
+	struct import *im;
+	struct access *a;
+	json_t *resources, *deps, *tenants;
+	json_t *all_hosts;	/* host id -> {"compute": b, "storage": b} */
+	json_t *storage_of;	/* storage id -> [host ids] */
+	json_t *vm_count;	/* host id -> VMs it runs */
+	json_t *capacity;	/* host id -> its capacity, when not the default */
+};
+
+/* emit.c */
+int build_system(struct import *im, struct access *a, json_t **out);
+json_t *sorted_keys(const json_t *obj);
+/* site_host: the host id a name of the site file stands for, or NULL. */
+const char *site_host(struct build *b, const char *name);
+
+/* tenants.c */
+int read_capacity(struct build *b);
+int build_tenants(struct build *b);
+
+#endif

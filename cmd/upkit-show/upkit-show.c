@@ -1,0 +1,141 @@
+/*
+ * upkit-show: one iteration of an upkit state document for a person: a
+ * numbered list of operations in the style of a dry run (what goes out
+ * of service in which stage and why that is safe, which VMs move where,
+ * what waits and why, grouped by rule), or with --dot the schedules as
+ * a Graphviz graph with the stages as clusters.
+ */
+#include <argp.h>
+#include <string.h>
+
+#include "cli.h"
+#include "exitcodes.h"
+#include "load.h"
+#include "output.h"
+#include "show.h"
+#include "state.h"
+
+struct options {
+	const char *file;
+	int dot;
+};
+
+static const char usage_doc[] =
+    "Show one iteration of an upkit state document (after batch-select, "
+    "vm-migrate-plan or an actuator) as a numbered list of operations, "
+    "or as a Graphviz graph of its schedules.\vWith no FILE, or when FILE "
+    "is -, read standard input.  Exit status: 0 shown, 64 usage, "
+    "65 invalid input, 66 cannot open, 74 I/O error.";
+
+static const struct argp_option option_list[] = {
+	{ "dot", 'g', 0, 0, "Write the schedules in Graphviz dot, stages "
+	  "as clusters (for dot -Tsvg)", 0 },
+	{ 0 }
+};
+
+static error_t
+parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct options *o = state->input;
+
+	switch (key) {
+	case 'g':
+		o->dot = 1;
+		break;
+	case ARGP_KEY_ARG:
+		o->file = cli_one_input(state, o->file, arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* this_report: the report section when it is of the batch's iteration. */
+static json_t *
+this_report(const json_t *doc, json_int_t iteration)
+{
+	json_t *report = state_section(doc, SECTION_REPORT);
+
+	if (json_integer_value(json_object_get(report, "iteration")) != iteration)
+		return NULL;
+	return report;
+}
+
+/* compute_hosts: both partitions' hosts, to tell hosts from groups. */
+static json_t *
+compute_hosts(const json_t *batch)
+{
+	const json_t *c = json_object_get(batch, "compute"), *h;
+	json_t *set = json_object();
+	size_t i;
+
+	json_array_foreach(json_object_get(c, "old"), i, h)
+		if (json_is_string(h))
+			json_object_set_new(set, json_string_value(h), json_true());
+	json_array_foreach(json_object_get(c, "new"), i, h)
+		if (json_is_string(h))
+			json_object_set_new(set, json_string_value(h), json_true());
+	return set;
+}
+
+static int
+load_sections(struct show *s, const json_t *doc)
+{
+	if (state_check(s->a, doc) < 0 ||
+	    state_require(s->a, doc, SECTION_BATCH, &s->batch) < 0 ||
+	    state_require(s->a, doc, SECTION_SCHEDULE, &s->schedule) < 0)
+		return -1;
+	access_enter_key(s->a, "batch");
+	if (acc_get_int(s->a, s->batch, "iteration", ACC_REQUIRED,
+	    &s->iteration) < 0)
+		return -1;
+	access_leave(s->a);
+	s->migrations = state_section(doc, SECTION_MIGRATIONS);
+	s->report = this_report(doc, s->iteration);
+	s->compute = compute_hosts(s->batch);
+	index_products(s, doc);
+	return 0;
+}
+
+static int
+show(const struct options *o, const json_t *doc)
+{
+	struct access a;
+	struct show s;
+	int status = EXIT_DATAERR;
+
+	memset(&s, 0, sizeof s);
+	s.a = &a;
+	s.what = json_object();
+	access_init(&a, load_name(o->file));
+	if (load_sections(&s, doc) == 0 && (s.out = output_text_begin()) != NULL) {
+		if ((o->dot ? show_dot(&s) : show_text(&s)) == 0)
+			status = output_text_commit(s.out);
+		else
+			output_text_discard(s.out);
+	}
+	json_decref(s.what);
+	json_decref(s.compute);
+	access_free(&a);
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct argp argp = { option_list, parse_opt, "[FILE]",
+		usage_doc, NULL, 0, 0 };
+	struct options o = { NULL, 0 };
+	json_t *doc;
+	int status;
+
+	cli_init(argv);
+	argp_parse(&argp, argc, argv, 0, NULL, &o);
+	status = load_document(o.file, &doc);
+	if (status == EXIT_OK) {
+		status = show(&o, doc);
+		json_decref(doc);
+	}
+	return output_close(status);
+}

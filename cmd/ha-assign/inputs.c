@@ -132,11 +132,12 @@ service_item(struct access *a, struct world *w, const json_t *meta,
 		s->name = "";
 		return 0;
 	}
-	s->managed = managed(w, labels);
 	if (ann != NULL && json_is_string(json_object_get(ann,
 	    ACTIVE_POD_ANNOTATION)))
 		s->active_pod = json_string_value(json_object_get(ann,
 		    ACTIVE_POD_ANNOTATION));
+	/* Only replication Services are ever deleted, never the app's. */
+	s->managed = s->active_pod != NULL && managed(w, labels);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "idmap.h"
 #include "world.h"
 #include "xalloc.h"
 
@@ -96,19 +97,6 @@ valid_service_name(const char *s)
 	return 1;
 }
 
-/* fnv1a64: FNV-1a, 64 bits; stable across hosts and runs. */
-static uint64_t
-fnv1a64(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325u;
-
-	for (; *s != '\0'; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3u;
-	}
-	return h;
-}
-
 /*
  * replicate_name: the paper's "replicate-<active pod>" (4.2) when it is
  * a valid Service name; otherwise "replicate-" + the pod name's first
@@ -139,6 +127,6 @@ replicate_name(const char *pod)
 	while (keep > 0 && s[sizeof PREFIX - 1 + keep - 1] == '-')
 		keep--;
 	snprintf(s + sizeof PREFIX - 1 + keep, HASH_HEX + 2, "-%010llx",
-	    (unsigned long long)(fnv1a64(pod) & 0xffffffffffu));
+	    (unsigned long long)(idmap_hash(pod) & 0xffffffffffu));
 	return s;
 }

@@ -247,9 +247,9 @@ decide(struct world *w, struct pod *a, struct pod *b)
 static void
 orphan(struct world *w, struct pod *p)
 {
-	(void)w;
 	if (p->role == ROLE_STANDBY && p->ready) {
 		p->want = ROLE_ACTIVE;
+		(void)idmap_add(&w->taken_over, p->peer);
 		set_reason(p, PH_FAILOVER, SRC_FAILOVER, "failover: active %s "
 		    "is gone, %s takes over", p->peer, p->name);
 	}
@@ -262,6 +262,7 @@ form_pairs(struct world *w)
 {
 	size_t k;
 
+	idmap_init(&w->taken_over);
 	for (k = 0; k < w->npods; k++) {
 		w->pods[k].want = w->pods[k].role;
 		w->pods[k].want_peer = w->pods[k].peer;

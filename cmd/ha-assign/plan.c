@@ -112,7 +112,13 @@ delete_existing(const struct world *w, const struct service *s, int phase,
 {
 	long q = s->active_pod ? live_pod(w, s->active_pod) : -1;
 
-	if (q >= 0 && w->pods[q].role == ROLE_ACTIVE &&
+	if (s->active_pod != NULL && idmap_find(&w->taken_over,
+	    s->active_pod) >= 0) {
+		if (phase == PH_FAILOVER)
+			delete_action(actions, s->name, phase,
+			    "Algorithm 1, L14", json_sprintf("%s is gone and its "
+			    "standby took over", s->active_pod));
+	} else if (q >= 0 && w->pods[q].role == ROLE_ACTIVE &&
 	    w->pods[q].want != ROLE_ACTIVE) {
 		if (phase == PH_FAILOVER)
 			delete_action(actions, s->name, phase,

@@ -52,6 +52,7 @@ world_free(struct world *w)
 	nameindex_free(&w->svc_names);
 	nameindex_free(&w->node_names);
 	nameindex_free(&w->sts_names);
+	idmap_free(&w->taken_over);
 	free(w->pods);
 	free(w->order);
 	free(w->services);

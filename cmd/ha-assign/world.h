@@ -113,6 +113,7 @@ struct world {
 	size_t *order;			/* live selected pods, oldest first */
 	size_t nlive;
 	struct nameindex live_names, svc_names, node_names, sts_names;
+	struct idmap taken_over;	/* gone actives whose standby took over */
 	struct service *services;
 	size_t nservices;
 	int have_services;

@@ -5,7 +5,8 @@
  * A free pod is one in no pair and not waiting for a peer to return.
  * Only Ready pods are paired: pairing a pod that cannot serve yet would
  * start the pair with a failover.  Within a new pair a pod already
- * active stays active, otherwise the older one is (4.3).  A pod left
+ * active stays active, otherwise the older one is (4.3), unless it is
+ * on a node being drained and the other is not.  A pod left
  * over (an odd number, or not Ready) is unpaired and loses its peer
  * label; its state label is left as it is.
  */
@@ -23,6 +24,12 @@ pair_new(struct world *w, size_t a, size_t b)
 	struct pod *act = pb->want == ROLE_ACTIVE && pa->want != ROLE_ACTIVE ?
 	    pb : pa;
 	struct pod *sb = act == pa ? pb : pa;
+
+	/* Never make an active of a pod on a node being drained. */
+	if (drained(w, act) && !drained(w, sb)) {
+		sb = act;
+		act = act == pa ? pb : pa;
+	}
 
 	pa->partner = (long)b;
 	pb->partner = (long)a;

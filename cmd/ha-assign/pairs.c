@@ -152,7 +152,7 @@ choose_active(struct world *w, struct pod *a, struct pod *b)
 	return a->ready || !b->ready ? a : b;
 }
 
-static int
+int
 drained(const struct world *w, const struct pod *p)
 {
 	size_t i;

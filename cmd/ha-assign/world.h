@@ -146,6 +146,8 @@ const struct statefulset *find_sts(const struct world *w, const char *name);
 
 /* pairs.c: pairs from the labels, their roles, failovers (L7-L19). */
 void form_pairs(struct world *w);
+/* drained: the pod is on a node of --drain. */
+int drained(const struct world *w, const struct pod *p);
 /* assign.c: new pairs (L29-L39), orphans, and the Services wanted. */
 void assign_free(struct world *w);
 void want_services(struct world *w);

@@ -88,6 +88,10 @@ parse_selector(struct argp_state *state, struct options *o, char *arg)
 		if (!valid_label_key(item) || !valid_label_value(eq + 1))
 			argp_error(state, "--selector: '%s=%s' is not a valid "
 			    "label", item, eq + 1);
+		o->selector.keys = xreallocarray(o->selector.keys,
+		    o->selector.count + 1, sizeof *o->selector.keys);
+		o->selector.values = xreallocarray(o->selector.values,
+		    o->selector.count + 1, sizeof *o->selector.values);
 		o->selector.keys[o->selector.count] = item;
 		o->selector.values[o->selector.count++] = eq + 1;
 	}
@@ -267,8 +271,6 @@ main(int argc, char **argv)
 	o.port = 80;
 	o.fence_after = 300;
 	o.drain = xcalloc(n, sizeof *o.drain);
-	o.selector.keys = xcalloc(n * 64, sizeof *o.selector.keys);
-	o.selector.values = xcalloc(n * 64, sizeof *o.selector.values);
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
 	status = run(&o);
 	free(o.drain);

@@ -114,7 +114,7 @@ service_item(struct access *a, struct world *w, const json_t *meta,
     const json_t *item, size_t i)
 {
 	struct service *s = &w->services[i];
-	json_t *labels, *ann, *spec, *sel = NULL;
+	json_t *labels = NULL, *ann = NULL, *spec = NULL, *sel = NULL;
 
 	if (acc_get_string(a, meta, "name", ACC_REQUIRED, &s->name) < 0 ||
 	    acc_get_object(a, meta, "labels", ACC_OPTIONAL, &labels) < 0 ||
@@ -168,7 +168,7 @@ node_item(struct access *a, struct world *w, const json_t *meta,
     const json_t *item, size_t i)
 {
 	struct node *n = &w->nodes[i];
-	json_t *status;
+	json_t *status = NULL;
 
 	if (acc_get_string(a, meta, "name", ACC_REQUIRED, &n->name) < 0 ||
 	    acc_get_object(a, item, "status", ACC_OPTIONAL, &status) < 0)
@@ -188,7 +188,7 @@ sts_item(struct access *a, struct world *w, const json_t *meta,
     const json_t *item, size_t i)
 {
 	struct statefulset *s = &w->sts[i];
-	json_t *spec;
+	json_t *spec = NULL;
 	json_int_t replicas = 1;
 
 	if (acc_get_string(a, meta, "name", ACC_REQUIRED, &s->name) < 0 ||

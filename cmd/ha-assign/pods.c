@@ -70,7 +70,7 @@ condition_ready(struct access *a, const json_t *c, size_t i, void *ctx)
 static int
 read_status(struct access *a, const json_t *item, struct pod *p)
 {
-	json_t *status;
+	json_t *status = NULL;
 	const char *phase = NULL;
 
 	if (acc_get_object(a, item, "status", ACC_OPTIONAL, &status) < 0)
@@ -159,7 +159,7 @@ read_meta(struct access *a, struct world *w, const json_t *meta,
     struct pod *p)
 {
 	const char *created, *deleted = NULL;
-	json_t *labels;
+	json_t *labels = NULL;
 
 	if (acc_get_string(a, meta, "name", ACC_REQUIRED, &p->name) < 0 ||
 	    acc_get_string(a, meta, "resourceVersion", ACC_REQUIRED,
@@ -211,7 +211,7 @@ read_pod(struct access *a, const json_t *item, size_t i, void *ctx)
 	struct reader *r = ctx;
 	struct pod *p = &r->w->pods[i];
 	const char *kind = NULL;
-	json_t *meta, *spec;
+	json_t *meta, *spec = NULL;
 
 	memset(p, 0, sizeof *p);
 	p->item = i;

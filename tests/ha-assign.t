@@ -32,7 +32,9 @@ HA = os.path.join(BIN, "ha-assign")
 SIM = os.path.join(TOP, "tests", "ha-kubectl-sim")
 APPLY = os.path.join(TOP, "scripts", "ha-apply")
 REAL_SNAPSHOTS = int(os.environ.get("HA_REAL_SNAPSHOTS", "2"))
-SNAPSHOTS = int(os.environ.get("HA_SNAPSHOTS", "200"))
+# Sanitized binaries are several times slower: fewer snapshots there.
+SNAPSHOTS = int(os.environ.get("HA_SNAPSHOTS",
+                               "60" if os.environ.get("UPKIT_SANITIZE") else "200"))
 sim = importlib.machinery.SourceFileLoader("sim", SIM).load_module()
 n_test = 0
 failed = 0

@@ -17,6 +17,8 @@ set_reason(struct pod *p, int phase, const char *source, const char *fmt,
 	va_start(ap, fmt);
 	p->reason.why = json_vsprintf(fmt, ap);
 	va_end(ap);
+	if (p->reason.why == NULL)	/* not UTF-8: cannot come from JSON */
+		p->reason.why = json_string("");
 	p->reason.phase = phase;
 	p->reason.source = source;
 }

@@ -184,45 +184,50 @@ fenced(const struct world *w, const struct pod *p)
 	    n->since + w->opt->fence_after <= w->opt->now;
 }
 
+/* swap: the standby takes over; why (owned) says so on both pods. */
 static void
-swap(struct pod *act, struct pod *sb)
+swap(struct pod *act, struct pod *sb, const char *source, json_t *why)
 {
+	const char *text = why ? json_string_value(why) : "";
+
 	act->want = ROLE_STANDBY;
 	sb->want = ROLE_ACTIVE;
+	set_reason(act, PH_FAILOVER, source, "%s", text);
+	set_reason(sb, PH_FAILOVER, source, "%s", text);
+	json_decref(why);
+}
+
+/* stuck: a pair that should change roles and cannot, for an operator. */
+static void
+stuck(struct world *w, const char *kind, const struct pod *act,
+    const struct pod *sb, const char *why, const char *source)
+{
+	add_problem(w, kind, json_pack("{s:s,s:s,s:s,s:s}", "active",
+	    act->name, "standby", sb->name, "why", why, "source", source));
 }
 
 static void
 failover(struct world *w, struct pod *act, struct pod *sb)
 {
 	if (!act->ready && sb->ready) {
-		if (!fenced(w, act)) {
-			add_problem(w, "awaiting-fence", json_pack(
-			    "{s:s,s:s,s:s,s:s}", "active", act->name,
-			    "standby", sb->name, "why", "the active is not "
+		if (!fenced(w, act))
+			stuck(w, "awaiting-fence", act, sb, "the active is not "
 			    "Ready but may still run: its node is not known "
-			    "NotReady for long enough", "source",
-			    "--node-failure=fence-first (issue 13)"));
-			return;
-		}
-		swap(act, sb);
-		set_reason(act, PH_FAILOVER, SRC_FAILOVER, "failover: active "
-		    "%s is not Ready, %s takes over", act->name, sb->name);
-		set_reason(sb, PH_FAILOVER, SRC_FAILOVER, "failover: active "
-		    "%s is not Ready, %s takes over", act->name, sb->name);
+			    "NotReady for long enough",
+			    "--node-failure=fence-first (issue 13)");
+		else
+			swap(act, sb, SRC_FAILOVER, json_sprintf("failover: "
+			    "active %s is not Ready, %s takes over", act->name,
+			    sb->name));
 	} else if (act->drained = drained(w, act), act->drained) {
-		if (!sb->ready || drained(w, sb)) {
-			add_problem(w, "cannot-switch-over", json_pack(
-			    "{s:s,s:s,s:s,s:s}", "active", act->name,
-			    "standby", sb->name, "why", sb->ready ?
+		if (!sb->ready || drained(w, sb))
+			stuck(w, "cannot-switch-over", act, sb, sb->ready ?
 			    "the standby is on a drained node too" :
-			    "the standby is not Ready", "source", SRC_DRAIN));
-			return;
-		}
-		swap(act, sb);
-		set_reason(act, PH_FAILOVER, SRC_DRAIN, "switchover: node %s "
-		    "is drained, %s takes over", act->node, sb->name);
-		set_reason(sb, PH_FAILOVER, SRC_DRAIN, "switchover: node %s "
-		    "is drained, %s takes over", act->node, sb->name);
+			    "the standby is not Ready", SRC_DRAIN);
+		else
+			swap(act, sb, SRC_DRAIN, json_sprintf("switchover: node "
+			    "%s is drained, %s takes over", act->node,
+			    sb->name));
 	}
 }
 

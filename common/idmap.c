@@ -6,8 +6,8 @@
 #include "idmap.h"
 #include "xalloc.h"
 
-static uint64_t
-hash(const char *s)
+uint64_t
+idmap_hash(const char *s)
 {
 	uint64_t h = 1469598103934665603ULL;
 
@@ -40,7 +40,7 @@ idmap_free(struct idmap *m)
 static size_t
 probe(const struct idmap *m, const char *id)
 {
-	size_t mask = m->nslots - 1, i = (size_t)hash(id) & mask;
+	size_t mask = m->nslots - 1, i = (size_t)idmap_hash(id) & mask;
 
 	while (m->slots[i] != 0 && strcmp(m->keys[m->slots[i] - 1], id) != 0)
 		i = (i + 1) & mask;

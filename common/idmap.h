@@ -7,6 +7,7 @@
 #define UPKIT_IDMAP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct idmap {
 	char **keys;		/* by index, in insertion order */
@@ -26,6 +27,11 @@ long idmap_find(const struct idmap *m, const char *id);
  * "idmap_add(...) < 0" means "duplicate".
  */
 long idmap_add(struct idmap *m, const char *id);
+/*
+ * idmap_hash: the 64-bit FNV-1a hash of s that the map uses; stable
+ * across hosts and runs, so it may also name things in output.
+ */
+uint64_t idmap_hash(const char *s);
 /* idmap_key: the id of index i. */
 const char *idmap_key(const struct idmap *m, size_t i);
 

@@ -300,41 +300,74 @@ peer_graph(struct rgb *b, struct unionfind *block, struct digraph *g)
 	digraph_build(g);
 }
 
+/* color_from: colour p's side 0, then its peers 1, theirs 0, ... */
+static void
+color_from(const struct digraph *g, size_t p, signed char *color,
+    size_t *queue)
+{
+	size_t head, tail, n, k;
+	const size_t *out;
+
+	color[p] = 0;
+	queue[0] = p;
+	for (head = 0, tail = 1; head < tail; head++) {
+		out = digraph_out(g, queue[head], &n);
+		for (k = 0; k < n; k++) {
+			size_t q = g->dst[out[k]];
+
+			if (color[q] < 0) {
+				color[q] = (signed char)!color[queue[head]];
+				queue[tail++] = q;
+			}
+		}
+	}
+}
+
+/* deactivated_levels: per level, whether its resource is out of service. */
+static char *
+deactivated_levels(const struct rgb *b)
+{
+	char *out = xcalloc(b->out.nlevels + 1, 1);
+	size_t v, l;
+
+	for (v = 0; v < b->out.nv; v++)
+		for (l = b->out.v[v].first_level;
+		    l < b->out.v[v].first_level + b->out.v[v].nlevels; l++)
+			out[l] = (char)b->out.v[v].deactivated;
+	return out;
+}
+
 /*
  * color_blocks: two partitions, peers apart, blocks together: a
  * breadth-first 2-colouring from each block not yet reached, in level
- * order (an odd ring of peers leaves one pair on the same side).
+ * order (an odd ring of peers leaves one pair on the same side).  The
+ * first partition goes first while the second serves (III.A), so the
+ * colouring starts from a deactivated resource where there is one: a
+ * router left out of service by a failed change is undone while its
+ * active peer serves, never the other way round.
  */
 static void
 color_blocks(struct rgb *b, struct unionfind *all, struct unionfind *block,
     signed char *color)
 {
 	size_t *queue = xmalloc((b->out.nlevels + 1) * sizeof *queue);
-	size_t l, head, tail, n, k;
-	const size_t *out;
+	char *out_of_service = deactivated_levels(b);
+	size_t l;
+	int pass;
 	struct digraph g;
 
 	peer_graph(b, block, &g);
-	for (l = 0; l < b->out.nlevels; l++) {
-		size_t p = uf_find(block, l);
+	for (pass = 0; pass < 2; pass++)
+		for (l = 0; l < b->out.nlevels; l++) {
+			size_t p = uf_find(block, l);
 
-		if (all->size[uf_find(all, l)] < 2 || color[p] >= 0)
-			continue;
-		color[p] = 0;
-		queue[0] = p;
-		for (head = 0, tail = 1; head < tail; head++) {
-			out = digraph_out(&g, queue[head], &n);
-			for (k = 0; k < n; k++) {
-				size_t q = g.dst[out[k]];
-
-				if (color[q] < 0) {
-					color[q] = (signed char)!color[queue[head]];
-					queue[tail++] = q;
-				}
-			}
+			if (all->size[uf_find(all, l)] < 2 || color[p] >= 0 ||
+			    (pass == 0 && !out_of_service[l]))
+				continue;
+			color_from(&g, p, color, queue);
 		}
-	}
 	digraph_free(&g);
+	free(out_of_service);
 	free(queue);
 }
 

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -103,4 +104,25 @@ ctl_check(struct driver *d, int64_t now)
 
 	time_format(now, stamp, sizeof stamp);
 	return spawn_ctl(d, stamp, NULL, "/dev/null");
+}
+
+json_t *
+ctl_dry(struct driver *d, int64_t now)
+{
+	char stamp[32], tmp[] = "/tmp/osu-run.XXXXXX";
+	json_t *doc = NULL;
+	int fd = mkstemp(tmp), st;
+
+	if (fd < 0) {
+		diag_error(NULL, "cannot make a scratch file: %s",
+		    strerror(errno));
+		return NULL;
+	}
+	close(fd);
+	time_format(now, stamp, sizeof stamp);
+	st = spawn_ctl(d, stamp, NULL, tmp);
+	if (st == 0 && load_document(tmp, &doc) != 0)
+		doc = NULL;
+	unlink(tmp);
+	return doc;
 }

@@ -22,7 +22,8 @@ struct options {
 	const char *file;
 	const char *server;
 	const char *ctl;
-	int once, stats;
+	int once, stats, dry;
+	const char *now;	/* --dry-run's time, NULL: the clock */
 };
 
 static const char usage_doc[] =
@@ -39,6 +40,11 @@ static const struct argp_option option_list[] = {
 	  "found on PATH)", 0 },
 	{ "once", '1', 0, 0, "Stop when no run is active after a step: "
 	  "when the run ended, or when none was due", 0 },
+	{ "dry-run", 'n', 0, 0, "Print the commands the next step would "
+	  "publish, as a JSON array, and stop: no server, STATE untouched",
+	  0 },
+	{ "now", 't', "TIME", 0, "With --dry-run: step at TIME instead of "
+	  "now", 0 },
 	{ "stats", 'S', 0, 0, "At the end, print the number of steps, "
 	  "osu-ctl's time per step and the messages on standard output", 0 },
 	{ 0 }
@@ -70,6 +76,12 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'S':
 		o->stats = 1;
+		break;
+	case 'n':
+		o->dry = 1;
+		break;
+	case 't':
+		o->now = arg;
 		break;
 	case ARGP_KEY_ARG:
 		if (o->file != NULL)
@@ -172,6 +184,25 @@ start_floor(const char *file)
 	return seq > 0 ? (uint64_t)seq : 0;
 }
 
+/* dry_run: the commands of the next step, on standard output. */
+static int
+dry_run(struct driver *d, const char *when)
+{
+	int64_t now = (int64_t)time(NULL);
+	json_t *doc;
+	int status;
+
+	if (when != NULL && time_parse(when, &now) < 0)
+		diag_fatal(EXIT_USAGE, "-t: '%s' is not a time such as "
+		    "2023-03-17T01:00:00Z", when);
+	if ((doc = ctl_dry(d, now)) == NULL)
+		return EXIT_DATAERR;
+	status = output_json(json_object_get(json_object_get(doc,
+	    "os_upgrade"), "commands"));
+	json_decref(doc);
+	return status;
+}
+
 static void
 print_stats(const struct driver *d)
 {
@@ -185,7 +216,8 @@ main(int argc, char **argv)
 {
 	static const struct argp argp = { option_list, parse_opt, "STATE",
 		usage_doc, 0, 0, 0 };
-	struct options o = { NULL, "nats://127.0.0.1:4222", "osu-ctl", 0, 0 };
+	struct options o = { NULL, "nats://127.0.0.1:4222", "osu-ctl", 0, 0, 0,
+		NULL };
 	struct driver d;
 	struct sigaction sa;
 	int status = EXIT_UNAVAILABLE;
@@ -197,6 +229,11 @@ main(int argc, char **argv)
 	d.ctl = o.ctl;
 	d.replies = json_array();
 	d.floor = start_floor(o.file);
+	if (o.dry) {
+		status = dry_run(&d, o.now);
+		json_decref(d.replies);
+		return output_close(status);
+	}
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = 0;

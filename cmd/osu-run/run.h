@@ -38,6 +38,9 @@ json_t *ctl_step(struct driver *d, int64_t now);
  */
 int ctl_check(struct driver *d, int64_t now);
 
+/* ctl_dry: the document osu-ctl would write at now, state untouched. */
+json_t *ctl_dry(struct driver *d, int64_t now);
+
 /* collect: replies until deadline (or a burst of them has come). */
 int collect(struct driver *d, int64_t deadline, volatile int *stopping);
 

@@ -23,6 +23,7 @@ struct options {
 	const char *host;
 	long ack_wait;		/* milliseconds */
 	int replay;
+	int check;
 };
 
 static const char usage_doc[] =
@@ -40,6 +41,8 @@ static const struct argp_option option_list[] = {
 	{ "ack-wait", 'w', "MS", 0, "How long the server waits for an ack "
 	  "before it delivers a command again, when it creates this "
 	  "worker's consumer (default 30000)", 0 },
+	{ "check", 'n', 0, 0, "Check the configuration and the state file, "
+	  "print what the worker would use as JSON, and stop: no server", 0 },
 	{ "replay", 'R', 0, 0, "Delete this worker's consumer first and "
 	  "read the topic again from its start", 0 },
 	{ 0 }
@@ -72,6 +75,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	case 'R':
 		o->replay = 1;
 		break;
+	case 'n':
+		o->check = 1;
+		break;
 	case ARGP_KEY_ARG:
 		if (o->file != NULL)
 			argp_error(state, "more than one CONFIG");
@@ -85,6 +91,30 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
+}
+
+/* names: the consumer and subjects of host, and its state, as JSON. */
+static int
+print_check(const struct worker *w)
+{
+	char tok[256], buf[320];
+	json_t *o = json_object();
+	int status;
+
+	json_object_set_new(o, "host", json_string(w->cfg.host));
+	bus_token(tok, sizeof tok, w->cfg.host);
+	snprintf(buf, sizeof buf, "osu-worker-%s", tok);
+	json_object_set_new(o, "consumer", json_string(buf));
+	bus_subject(buf, sizeof buf, "control", "os-upgrade-controller");
+	json_object_set_new(o, "commands-subject", json_string(buf));
+	bus_subject(buf, sizeof buf, "control", w->cfg.host);
+	json_object_set_new(o, "replies-subject", json_string(buf));
+	bus_subject(buf, sizeof buf, "versions", w->cfg.host);
+	json_object_set_new(o, "versions-subject", json_string(buf));
+	json_object_set_new(o, "state", wstate_json(&w->st));
+	status = output_json(o);
+	json_decref(o);
+	return status;
 }
 
 /* serve: consume and handle commands until a signal or a reboot. */
@@ -129,6 +159,10 @@ run(const struct options *o, json_t *doc)
 	}
 	if (wstate_load(w.cfg.state_file, &w.st) < 0)
 		goto out;
+	if (o->check) {
+		status = print_check(&w);
+		goto out;
+	}
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = 0;
@@ -149,7 +183,8 @@ main(int argc, char **argv)
 {
 	static const struct argp argp = { option_list, parse_opt, "CONFIG",
 		usage_doc, 0, 0, 0 };
-	struct options o = { NULL, "nats://127.0.0.1:4222", NULL, 30000, 0 };
+	struct options o = { NULL, "nats://127.0.0.1:4222", NULL, 30000, 0,
+		0 };
 	json_t *doc;
 	int status;
 

@@ -53,6 +53,7 @@ int wstate_load(const char *file, struct wstate *w);
 /* wstate_save: write to file.tmp, fsync, rename; 0 or -1. */
 int wstate_save(const char *file, const struct wstate *w);
 void wstate_free(struct wstate *w);
+json_t *wstate_json(const struct wstate *w);
 
 /*
  * run_argv: run argv (no shell), stdin from /dev/null, stdout into

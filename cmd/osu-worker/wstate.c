@@ -66,8 +66,8 @@ wstate_load(const char *file, struct wstate *w)
 	return r;
 }
 
-static json_t *
-to_json(const struct wstate *w)
+json_t *
+wstate_json(const struct wstate *w)
 {
 	json_t *o = json_pack("{s:I, s:s}", "seq", (json_int_t)w->seq,
 	    "phase", phase_names[w->phase]);
@@ -83,7 +83,7 @@ int
 wstate_save(const char *file, const struct wstate *w)
 {
 	char tmp[4096];
-	json_t *o = to_json(w);
+	json_t *o = wstate_json(w);
 	int fd, r = -1;
 
 	snprintf(tmp, sizeof tmp, "%s.tmp", file);

@@ -77,7 +77,7 @@ run_load(struct access *a, const json_t *sec, struct run *r)
 		"not-after", "last-seq", "hosts", NULL };
 	static const char *const triggers[] = { "window", "manual", NULL };
 	json_t *run;
-	int t, rc;
+	int t = 0, rc;
 
 	memset(r, 0, sizeof *r);
 	r->last_seq = -1;

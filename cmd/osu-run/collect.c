@@ -6,6 +6,7 @@
  * osu-ctl to warn about.  The messages are acked only after the step
  * that took them has been saved (see drive.c).
  */
+#include <signal.h>
 #include <string.h>
 #include <time.h>
 
@@ -16,12 +17,15 @@
 static void
 take(struct driver *d, struct bus_msg *m)
 {
-	json_t *msg = json_loadb(m->data, m->len, 0, NULL);
+	json_t *msg = NULL;
 
+	if (m->len > 0) {
+		msg = json_loadb(m->data, m->len, 0, NULL);
+		if (msg == NULL)
+			msg = json_stringn(m->data, m->len);
+	}
 	if (msg == NULL)
-		msg = json_stringn(m->data, m->len);
-	if (msg == NULL)
-		msg = json_string("(not UTF-8)");
+		msg = json_string("(empty, or not UTF-8)");
 	json_array_append_new(d->replies, json_pack("{s:s, s:I, s:o}",
 	    "producer", m->producer, "seq", (json_int_t)m->seq, "message",
 	    msg));
@@ -29,7 +33,8 @@ take(struct driver *d, struct bus_msg *m)
 }
 
 int
-collect(struct driver *d, int64_t deadline, volatile int *stopping)
+collect(struct driver *d, int64_t deadline,
+    volatile sig_atomic_t *stopping)
 {
 	struct bus_msg m;
 	int64_t left;

@@ -50,7 +50,7 @@ static const struct argp_option option_list[] = {
 	{ 0 }
 };
 
-static volatile int stopping;
+static volatile sig_atomic_t stopping;
 
 static void
 on_signal(int sig)

@@ -6,6 +6,7 @@
 #ifndef RUN_H
 #define RUN_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <jansson.h>
 
@@ -42,6 +43,7 @@ int ctl_check(struct driver *d, int64_t now);
 json_t *ctl_dry(struct driver *d, int64_t now);
 
 /* collect: replies until deadline (or a burst of them has come). */
-int collect(struct driver *d, int64_t deadline, volatile int *stopping);
+int collect(struct driver *d, int64_t deadline,
+    volatile sig_atomic_t *stopping);
 
 #endif

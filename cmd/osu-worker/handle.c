@@ -175,7 +175,7 @@ for_me(struct worker *w, const json_t *cmd, const char *action)
 int
 handle(struct worker *w, struct bus_msg *m)
 {
-	json_t *cmd = json_loadb(m->data, m->len, 0, NULL);
+	json_t *cmd = m->len > 0 ? json_loadb(m->data, m->len, 0, NULL) : NULL;
 	const char *action = json_string_value(json_object_get(cmd, "action"));
 	int rc;
 

@@ -6,7 +6,6 @@
  * acks them once the next step is saved, and steps again.
  */
 #include <argp.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -15,6 +14,7 @@
 #include "diag.h"
 #include "exitcodes.h"
 #include "output.h"
+#include "stopsig.h"
 #include "run.h"
 #include "timefmt.h"
 
@@ -49,15 +49,6 @@ static const struct argp_option option_list[] = {
 	  "osu-ctl's time per step and the messages on standard output", 0 },
 	{ 0 }
 };
-
-static volatile sig_atomic_t stopping;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stopping = 1;
-}
 
 static error_t
 parse_opt(int key, char *arg, struct argp_state *state)
@@ -150,7 +141,7 @@ loop(struct driver *d, int once)
 	int64_t now;
 	int status = -1, was_running = 0;
 
-	while (status < 0 && !stopping) {
+	while (status < 0 && !stop_requested) {
 		now = (int64_t)time(NULL);
 		if ((doc = ctl_step(d, now)) == NULL)
 			return EXIT_DATAERR;
@@ -165,7 +156,8 @@ loop(struct driver *d, int once)
 			was_running = 1;
 		else if (once && status < 0)
 			status = was_running && outcome(sec) ? 1 : EXIT_OK;
-		if (status < 0 && collect(d, deadline(sec, now), &stopping) < 0)
+		if (status < 0 &&
+		    collect(d, deadline(sec, now), &stop_requested) < 0)
 			status = EXIT_UNAVAILABLE;
 		json_decref(doc);
 	}
@@ -219,7 +211,6 @@ main(int argc, char **argv)
 	struct options o = { NULL, "nats://127.0.0.1:4222", "osu-ctl", 0, 0, 0,
 		NULL };
 	struct driver d;
-	struct sigaction sa;
 	int status = EXIT_UNAVAILABLE;
 
 	cli_init(argv);
@@ -234,11 +225,7 @@ main(int argc, char **argv)
 		json_decref(d.replies);
 		return output_close(status);
 	}
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = 0;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
+	stop_on_signals();
 	status = ctl_check(&d, (int64_t)time(NULL));
 	if (status != 0) {
 		json_decref(d.replies);

@@ -6,7 +6,6 @@
  * it publishes the host's versions when they change.
  */
 #include <argp.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -15,6 +14,7 @@
 #include "exitcodes.h"
 #include "load.h"
 #include "output.h"
+#include "stopsig.h"
 #include "worker.h"
 
 struct options {
@@ -47,15 +47,6 @@ static const struct argp_option option_list[] = {
 	  "read the topic again from its start", 0 },
 	{ 0 }
 };
-
-static volatile sig_atomic_t stopping;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stopping = 1;
-}
 
 static error_t
 parse_opt(int key, char *arg, struct argp_state *state)
@@ -133,7 +124,7 @@ serve(struct worker *w, const struct options *o)
 	    o->replay)) == NULL)
 		return EXIT_UNAVAILABLE;
 	publish_versions(w);
-	while (!stopping && !w->stop && r >= 0)
+	while (!stop_requested && !w->stop && r >= 0)
 		if ((r = bus_fetch(sub, 500, &m)) == 1)
 			handle(w, &m);
 	bus_sub_free(sub);
@@ -145,7 +136,6 @@ run(const struct options *o, json_t *doc)
 {
 	static char hostname[256];
 	struct worker w = { { 0 }, { 0 }, NULL, 0 };
-	struct sigaction sa;
 	int status = EXIT_DATAERR;
 
 	if (config_load(load_name(o->file), doc, &w.cfg) < 0)
@@ -163,11 +153,7 @@ run(const struct options *o, json_t *doc)
 		status = print_check(&w);
 		goto out;
 	}
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = 0;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
+	stop_on_signals();
 	status = EXIT_UNAVAILABLE;
 	if ((w.bus = bus_open(o->server)) != NULL)
 		status = serve(&w, o);

@@ -90,7 +90,7 @@ EOF
 			wait $! || true
 			n=$((n + 1))
 		done
-	) &
+	) 2>>"$S/$1.supervisor" &
 	sup_pids="$sup_pids $!"
 }
 
@@ -165,7 +165,8 @@ until grep -q "h02 upgrade" "$S/log" || [ "$i" -gt 200 ]; do
 	sleep 0.05
 	i=$((i + 1))
 done
-kill -9 "$(cat "$S/h02.pid")"
+# The worker itself, not the timeout(1) that runs it.
+kill -9 "$(pgrep -P "$(cat "$S/h02.pid")")"
 set +e
 wait "$run_pid"
 # shellcheck disable=SC2034 # st is read by the eval in check

@@ -78,11 +78,32 @@ $(LIB): $(COMMON_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
+# Optional libraries, per tool: a tool whose folder has a file "libs"
+# naming pkg-config packages (one per line, such as libnats) is linked
+# with them (pkg-config --libs, else -l<name without "lib">) and with
+# $(B)/pkg-<name>.a, built from common/<name>/*.c, the plumbing that
+# needs the package.  Other tools neither link nor compile against it.
+tool_pkgs = $(shell cat cmd/$(1)/libs 2>/dev/null)
+pkg_libs = $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null || echo -l$(patsubst lib%,%,$(1)))
+pkg_cflags = $(shell $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
+PKGS := $(sort $(foreach t,$(TOOLS),$(call tool_pkgs,$(t))))
+
+define pkg_rule
+$(B)/pkg-$(1).a: $(patsubst %.c,$(B)/%.o,$(sort $(wildcard common/$(1)/*.c)))
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
+$(B)/common/$(1)/%.o: ALL_CFLAGS += $$(call pkg_cflags,$(1))
+endef
+$(foreach p,$(PKGS),$(eval $(call pkg_rule,$(p))))
+
 # One rule per tool: its objects plus the shared library.
 define tool_rule
-$(B)/bin/$(1): $(patsubst %.c,$(B)/%.o,$(sort $(wildcard cmd/$(1)/*.c))) $(LIB)
+$(B)/bin/$(1): $(patsubst %.c,$(B)/%.o,$(sort $(wildcard cmd/$(1)/*.c))) \
+    $(foreach p,$(call tool_pkgs,$(1)),$(B)/pkg-$(p).a) $(LIB)
 	@mkdir -p $$(@D)
-	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$(LIBS_ALL)
+	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$(LIBS_ALL) \
+	    $(foreach p,$(call tool_pkgs,$(1)),$$(call pkg_libs,$(p)))
+$(B)/cmd/$(1)/%.o: ALL_CFLAGS += $(foreach p,$(call tool_pkgs,$(1)),$$(call pkg_cflags,$(p)))
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 

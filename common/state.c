@@ -13,6 +13,7 @@ static const struct section_desc sections[SECTION_COUNT] = {
 	[SECTION_SCHEDULE] = { "schedule", "batch-select", 1 },
 	[SECTION_MIGRATIONS] = { "migrations", "vm-migrate-plan", 1 },
 	[SECTION_REPORT] = { "report", "the actuator", 1 },
+	[SECTION_OS_UPGRADE] = { "os_upgrade", "osu-ctl", 1 },
 };
 
 const struct section_desc *

@@ -4,7 +4,8 @@
  *	{ "format": "upkit-state", "version": 1,
  *	  "system": {...}, "catalog": {...}, "requests": {...},
  *	  "resource_graph": {...}, "control_graph": {...}, "batch": {...},
- *	  "schedule": {...}, "migrations": {...}, "report": {...} }
+ *	  "schedule": {...}, "migrations": {...}, "report": {...},
+ *	  "os_upgrade": {...} }
  *
  * Each section is an object with its own "version" and exactly one
  * owner, the only tool that writes it; every other tool passes it on
@@ -32,6 +33,7 @@ enum section {
 	SECTION_SCHEDULE,
 	SECTION_MIGRATIONS,
 	SECTION_REPORT,
+	SECTION_OS_UPGRADE,	/* seed 002's OS upgrade runs (osu-ctl) */
 	SECTION_COUNT
 };
 

@@ -4,8 +4,8 @@
 #include "timefmt.h"
 
 /* days_from_civil: days since 1970-01-01 of a proleptic Gregorian date. */
-static int64_t
-days_from_civil(int64_t y, int64_t m, int64_t d)
+int64_t
+time_days_from_civil(int64_t y, int64_t m, int64_t d)
 {
 	int64_t era, yoe, doy, doe;
 
@@ -17,8 +17,8 @@ days_from_civil(int64_t y, int64_t m, int64_t d)
 	return era * 146097 + doe - 719468;
 }
 
-static void
-civil_from_days(int64_t z, int64_t *y, int64_t *m, int64_t *d)
+void
+time_civil_from_days(int64_t z, int64_t *y, int64_t *m, int64_t *d)
 {
 	int64_t era, doe, yoe, doy, mp;
 
@@ -95,7 +95,7 @@ time_parse(const char *s, int64_t *out)
 	if (parse_zone(p, &offset) < 0 || mo < 1 || mo > 12 || d < 1 ||
 	    d > mdays[mo - 1] || h > 23 || mi > 59 || se > 60)
 		return -1;
-	*out = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se -
+	*out = time_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se -
 	    offset;
 	return 0;
 }
@@ -103,11 +103,17 @@ time_parse(const char *s, int64_t *out)
 void
 time_format(int64_t t, char *buf, size_t size)
 {
-	int64_t days = (t >= 0 ? t : t - 86399) / 86400, secs = t - days * 86400;
+	int64_t days = time_floor_day(t), secs = t - days * 86400;
 	int64_t y, m, d;
 
-	civil_from_days(days, &y, &m, &d);
+	time_civil_from_days(days, &y, &m, &d);
 	snprintf(buf, size, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ",
 	    (long long)y, (long long)m, (long long)d, (long long)(secs / 3600),
 	    (long long)(secs / 60 % 60), (long long)(secs % 60));
+}
+
+int64_t
+time_floor_day(int64_t t)
+{
+	return (t >= 0 ? t : t - 86399) / 86400;
 }

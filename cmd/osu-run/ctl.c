@@ -1,0 +1,128 @@
+/*
+ * ctl.c: one controller step, run as a separate osu-ctl process: the
+ * replies go to STATE.replies, the new document to STATE.next, which
+ * replaces STATE only when osu-ctl succeeded.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "load.h"
+#include "run.h"
+#include "timefmt.h"
+
+extern char **environ;
+
+static double
+seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* spawn_ctl: osu-ctl's exit status, or -1; replies may be NULL. */
+static int
+spawn_ctl(struct driver *d, char *now, char *replies, char *next)
+{
+	char *argv[] = { (char *)d->ctl, "-c", "-t", now,
+		(char *)d->state_file, NULL, NULL, NULL };
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int r, st;
+
+	if (replies != NULL) {
+		argv[4] = "-r";
+		argv[5] = replies;
+		argv[6] = (char *)d->state_file;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, next,
+	    O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	r = posix_spawnp(&pid, d->ctl, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r != 0) {
+		diag_error(NULL, "cannot run '%s': %s", d->ctl, strerror(r));
+		return -1;
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+json_t *
+ctl_step(struct driver *d, int64_t now)
+{
+	char stamp[32], replies[4096], next[4096];
+	json_t *doc = NULL;
+	double t0;
+	int st;
+
+	time_format(now, stamp, sizeof stamp);
+	snprintf(replies, sizeof replies, "%s.replies", d->state_file);
+	snprintf(next, sizeof next, "%s.next", d->state_file);
+	if (json_dump_file(d->replies, replies, JSON_PRESERVE_ORDER |
+	    JSON_COMPACT) != 0) {
+		diag_error(replies, "cannot write the replies");
+		return NULL;
+	}
+	t0 = seconds();
+	st = spawn_ctl(d, stamp, replies, next);
+	d->step_seconds += seconds() - t0;
+	d->steps++;
+	if (st != 0) {
+		if (st > 0)
+			diag_error(NULL, "%s failed with status %d; the state "
+			    "is left as it was", d->ctl, st);
+		return NULL;
+	}
+	if (rename(next, d->state_file) != 0) {
+		diag_error(d->state_file, "cannot replace: %s",
+		    strerror(errno));
+		return NULL;
+	}
+	json_array_clear(d->replies);
+	if (load_document(d->state_file, &doc) != 0)
+		return NULL;
+	return doc;
+}
+
+int
+ctl_check(struct driver *d, int64_t now)
+{
+	char stamp[32];
+
+	time_format(now, stamp, sizeof stamp);
+	return spawn_ctl(d, stamp, NULL, "/dev/null");
+}
+
+json_t *
+ctl_dry(struct driver *d, int64_t now)
+{
+	char stamp[32], tmp[] = "/tmp/osu-run.XXXXXX";
+	json_t *doc = NULL;
+	int fd = mkstemp(tmp), st;
+
+	if (fd < 0) {
+		diag_error(NULL, "cannot make a scratch file: %s",
+		    strerror(errno));
+		return NULL;
+	}
+	close(fd);
+	time_format(now, stamp, sizeof stamp);
+	st = spawn_ctl(d, stamp, NULL, tmp);
+	if (st == 0 && load_document(tmp, &doc) != 0)
+		doc = NULL;
+	unlink(tmp);
+	return doc;
+}

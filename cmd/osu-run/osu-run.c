@@ -1,0 +1,248 @@
+/*
+ * osu-run: drive seed 002's OS upgrade controller over NATS JetStream.
+ * Each step runs osu-ctl(1) on the state file; the driver publishes
+ * the step's commands as producer os-upgrade-controller, collects the
+ * workers' replies until they stop coming or the step's wake-at comes,
+ * acks them once the next step is saved, and steps again.
+ */
+#include <argp.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "exitcodes.h"
+#include "output.h"
+#include "stopsig.h"
+#include "run.h"
+#include "timefmt.h"
+
+struct options {
+	const char *file;
+	const char *server;
+	const char *ctl;
+	int once, stats, dry;
+	const char *now;	/* --dry-run's time, NULL: the clock */
+};
+
+static const char usage_doc[] =
+    "Run the OS upgrade controller against a NATS JetStream server."
+    "\vSTATE is a state document with an os_upgrade section; it is "
+    "rewritten after every step.  Exit status: 0 done (with --once: the "
+    "run completed or none was due), 1 the run failed or timed out, 64 "
+    "usage, 65 invalid state, 69 server unavailable, 74 I/O error.";
+
+static const struct argp_option option_list[] = {
+	{ "server", 's', "URL", 0, "The NATS server (default "
+	  "nats://127.0.0.1:4222)", 0 },
+	{ "ctl", 'C', "PROGRAM", 0, "The controller step (default osu-ctl, "
+	  "found on PATH)", 0 },
+	{ "once", '1', 0, 0, "Stop when no run is active after a step: "
+	  "when the run ended, or when none was due", 0 },
+	{ "dry-run", 'n', 0, 0, "Print the commands the next step would "
+	  "publish, as a JSON array, and stop: no server, STATE untouched",
+	  0 },
+	{ "now", 't', "TIME", 0, "With --dry-run: step at TIME instead of "
+	  "now", 0 },
+	{ "stats", 'S', 0, 0, "At the end, print the number of steps, "
+	  "osu-ctl's time per step and the messages on standard output", 0 },
+	{ 0 }
+};
+
+static error_t
+parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct options *o = state->input;
+
+	switch (key) {
+	case 's':
+		o->server = arg;
+		break;
+	case 'C':
+		o->ctl = arg;
+		break;
+	case '1':
+		o->once = 1;
+		break;
+	case 'S':
+		o->stats = 1;
+		break;
+	case 'n':
+		o->dry = 1;
+		break;
+	case 't':
+		o->now = arg;
+		break;
+	case ARGP_KEY_ARG:
+		if (o->file != NULL)
+			argp_error(state, "more than one STATE");
+		o->file = arg;
+		break;
+	case ARGP_KEY_END:
+		if (o->file == NULL)
+			argp_error(state, "no STATE");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* publish: the step's commands; a prepare raises the floor. */
+static int
+publish(struct driver *d, const json_t *sec)
+{
+	json_t *cmd;
+	uint64_t seq;
+	size_t i;
+	char *text;
+	int r = 0;
+
+	json_array_foreach(json_object_get(sec, "commands"), i, cmd) {
+		text = json_dumps(cmd, JSON_PRESERVE_ORDER | JSON_COMPACT);
+		r = bus_publish(d->bus, "control", "os-upgrade-controller",
+		    text, strlen(text), &seq);
+		free(text);
+		if (r < 0)
+			return -1;
+		d->published++;
+		if (strcmp(json_string_value(json_object_get(cmd, "action")),
+		    "prepare") == 0)
+			d->floor = seq;
+	}
+	return 0;
+}
+
+/* deadline: the section's wake-at, or an hour from now. */
+static int64_t
+deadline(const json_t *sec, int64_t now)
+{
+	const char *s = json_string_value(json_object_get(sec, "wake-at"));
+	int64_t t;
+
+	return s != NULL && time_parse(s, &t) == 0 ? t : now + 3600;
+}
+
+/* outcome: 1 when the run that just ended did not complete. */
+static int
+outcome(const json_t *sec)
+{
+	const char *r = json_string_value(json_object_get(json_object_get(sec,
+	    "last-upgrade-info"), "result"));
+
+	return r != NULL && strcmp(r, "completed") != 0;
+}
+
+static int
+loop(struct driver *d, int once)
+{
+	json_t *doc, *sec;
+	int64_t now;
+	int status = -1, was_running = 0;
+
+	while (status < 0 && !stop_requested) {
+		now = (int64_t)time(NULL);
+		if ((doc = ctl_step(d, now)) == NULL)
+			return EXIT_DATAERR;
+		if (d->have_last && bus_ack(&d->last) < 0)
+			status = EXIT_UNAVAILABLE;
+		d->have_last = 0;
+		sec = json_object_get(doc, "os_upgrade");
+		if (status < 0 && publish(d, sec) < 0)
+			status = EXIT_UNAVAILABLE;
+		if (strcmp(json_string_value(json_object_get(sec, "status")),
+		    "running") == 0)
+			was_running = 1;
+		else if (once && status < 0)
+			status = was_running && outcome(sec) ? 1 : EXIT_OK;
+		if (status < 0 &&
+		    collect(d, deadline(sec, now), &stop_requested) < 0)
+			status = EXIT_UNAVAILABLE;
+		json_decref(doc);
+	}
+	return status < 0 ? EXIT_OK : status;
+}
+
+/* start_floor: a run in progress took replies up to its last-seq. */
+static uint64_t
+start_floor(const char *file)
+{
+	json_t *doc = json_load_file(file, 0, NULL);
+	json_int_t seq = json_integer_value(json_object_get(json_object_get(
+	    json_object_get(doc, "os_upgrade"), "run"), "last-seq"));
+
+	json_decref(doc);
+	return seq > 0 ? (uint64_t)seq : 0;
+}
+
+/* dry_run: the commands of the next step, on standard output. */
+static int
+dry_run(struct driver *d, const char *when)
+{
+	int64_t now = (int64_t)time(NULL);
+	json_t *doc;
+	int status;
+
+	if (when != NULL && time_parse(when, &now) < 0)
+		diag_fatal(EXIT_USAGE, "-t: '%s' is not a time such as "
+		    "2023-03-17T01:00:00Z", when);
+	if ((doc = ctl_dry(d, now)) == NULL)
+		return EXIT_DATAERR;
+	status = output_json(json_object_get(json_object_get(doc,
+	    "os_upgrade"), "commands"));
+	json_decref(doc);
+	return status;
+}
+
+static void
+print_stats(const struct driver *d)
+{
+	printf("steps %ld\nctl-seconds-per-step %.6f\npublished %ld\n"
+	    "received %ld\n", d->steps, d->steps ? d->step_seconds /
+	    (double)d->steps : 0.0, d->published, d->received);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct argp argp = { option_list, parse_opt, "STATE",
+		usage_doc, 0, 0, 0 };
+	struct options o = { NULL, "nats://127.0.0.1:4222", "osu-ctl", 0, 0, 0,
+		NULL };
+	struct driver d;
+	int status = EXIT_UNAVAILABLE;
+
+	cli_init(argv);
+	argp_parse(&argp, argc, argv, 0, NULL, &o);
+	memset(&d, 0, sizeof d);
+	d.state_file = o.file;
+	d.ctl = o.ctl;
+	d.replies = json_array();
+	d.floor = start_floor(o.file);
+	if (o.dry) {
+		status = dry_run(&d, o.now);
+		json_decref(d.replies);
+		return output_close(status);
+	}
+	stop_on_signals();
+	status = ctl_check(&d, (int64_t)time(NULL));
+	if (status != 0) {
+		json_decref(d.replies);
+		return output_close(status < 0 ? EXIT_UNAVAILABLE : status);
+	}
+	status = EXIT_UNAVAILABLE;
+	if ((d.bus = bus_open(o.server)) != NULL &&
+	    (d.sub = bus_consume(d.bus, "os-upgrade-controller",
+	    BUS_STREAM ".control.>", 30000, 0)) != NULL) {
+		status = loop(&d, o.once);
+		if (o.stats)
+			print_stats(&d);
+	}
+	if (d.have_last)
+		bus_drop(&d.last);
+	bus_sub_free(d.sub);
+	bus_close(d.bus);
+	json_decref(d.replies);
+	return output_close(status);
+}

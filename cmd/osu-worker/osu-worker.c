@@ -1,0 +1,185 @@
+/*
+ * osu-worker: seed 002's OS upgrade worker on NATS JetStream.  It
+ * consumes the controller's commands from its durable consumer, runs
+ * the operator's prepare, upgrade and reboot commands for its host,
+ * replies under its host name as producer, and acks only afterwards;
+ * it publishes the host's versions when they change.
+ */
+#include <argp.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "exitcodes.h"
+#include "load.h"
+#include "output.h"
+#include "stopsig.h"
+#include "worker.h"
+
+struct options {
+	const char *file;
+	const char *server;
+	const char *host;
+	long ack_wait;		/* milliseconds */
+	int replay;
+	int check;
+};
+
+static const char usage_doc[] =
+    "Carry out the OS upgrade controller's commands on this host."
+    "\vCONFIG names the commands to run and the state file.  "
+    "Exit status: 0 stopped or rebooting, 64 usage, 65 invalid "
+    "configuration or state, 66 cannot open, 69 server unavailable, "
+    "74 I/O error.";
+
+static const struct argp_option option_list[] = {
+	{ "server", 's', "URL", 0, "The NATS server (default "
+	  "nats://127.0.0.1:4222)", 0 },
+	{ "host", 'H', "NAME", 0, "This host's name (default: the "
+	  "configuration's host, else the system's host name)", 0 },
+	{ "ack-wait", 'w', "MS", 0, "How long the server waits for an ack "
+	  "before it delivers a command again, when it creates this "
+	  "worker's consumer (default 30000)", 0 },
+	{ "check", 'n', 0, 0, "Check the configuration and the state file, "
+	  "print what the worker would use as JSON, and stop: no server", 0 },
+	{ "replay", 'R', 0, 0, "Delete this worker's consumer first and "
+	  "read the topic again from its start", 0 },
+	{ 0 }
+};
+
+static error_t
+parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct options *o = state->input;
+
+	switch (key) {
+	case 's':
+		o->server = arg;
+		break;
+	case 'H':
+		o->host = arg;
+		break;
+	case 'w':
+		o->ack_wait = cli_long(state, "--ack-wait", arg, 1, 86400000);
+		break;
+	case 'R':
+		o->replay = 1;
+		break;
+	case 'n':
+		o->check = 1;
+		break;
+	case ARGP_KEY_ARG:
+		if (o->file != NULL)
+			argp_error(state, "more than one CONFIG");
+		o->file = arg;
+		break;
+	case ARGP_KEY_END:
+		if (o->file == NULL)
+			argp_error(state, "no CONFIG");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* names: the consumer and subjects of host, and its state, as JSON. */
+static int
+print_check(const struct worker *w)
+{
+	char tok[256], buf[320];
+	json_t *o = json_object();
+	int status;
+
+	json_object_set_new(o, "host", json_string(w->cfg.host));
+	bus_token(tok, sizeof tok, w->cfg.host);
+	snprintf(buf, sizeof buf, "osu-worker-%s", tok);
+	json_object_set_new(o, "consumer", json_string(buf));
+	bus_subject(buf, sizeof buf, "control", "os-upgrade-controller");
+	json_object_set_new(o, "commands-subject", json_string(buf));
+	bus_subject(buf, sizeof buf, "control", w->cfg.host);
+	json_object_set_new(o, "replies-subject", json_string(buf));
+	bus_subject(buf, sizeof buf, "versions", w->cfg.host);
+	json_object_set_new(o, "versions-subject", json_string(buf));
+	json_object_set_new(o, "state", wstate_json(&w->st));
+	status = output_json(o);
+	json_decref(o);
+	return status;
+}
+
+/* serve: consume and handle commands until a signal or a reboot. */
+static int
+serve(struct worker *w, const struct options *o)
+{
+	char name[320], filter[300];
+	struct bus_sub *sub;
+	struct bus_msg m;
+	int r = 0;
+
+	bus_token(filter, sizeof filter, w->cfg.host);
+	snprintf(name, sizeof name, "osu-worker-%s", filter);
+	bus_subject(filter, sizeof filter, "control", "os-upgrade-controller");
+	if ((sub = bus_consume(w->bus, name, filter, o->ack_wait,
+	    o->replay)) == NULL)
+		return EXIT_UNAVAILABLE;
+	publish_versions(w);
+	while (!stop_requested && !w->stop && r >= 0)
+		if ((r = bus_fetch(sub, 500, &m)) == 1)
+			handle(w, &m);
+	bus_sub_free(sub);
+	return r < 0 ? EXIT_UNAVAILABLE : EXIT_OK;
+}
+
+static int
+run(const struct options *o, json_t *doc)
+{
+	static char hostname[256];
+	struct worker w = { { 0 }, { 0 }, NULL, 0 };
+	int status = EXIT_DATAERR;
+
+	if (config_load(load_name(o->file), doc, &w.cfg) < 0)
+		goto out;
+	if (o->host != NULL)
+		w.cfg.host = o->host;
+	if (w.cfg.host == NULL) {
+		if (gethostname(hostname, sizeof hostname - 1) != 0)
+			diag_fatal(EXIT_OSERR, "cannot tell the host name");
+		w.cfg.host = hostname;
+	}
+	if (wstate_load(w.cfg.state_file, &w.st) < 0)
+		goto out;
+	if (o->check) {
+		status = print_check(&w);
+		goto out;
+	}
+	stop_on_signals();
+	status = EXIT_UNAVAILABLE;
+	if ((w.bus = bus_open(o->server)) != NULL)
+		status = serve(&w, o);
+	bus_close(w.bus);
+out:
+	wstate_free(&w.st);
+	config_free(&w.cfg);
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct argp argp = { option_list, parse_opt, "CONFIG",
+		usage_doc, 0, 0, 0 };
+	struct options o = { NULL, "nats://127.0.0.1:4222", NULL, 30000, 0,
+		0 };
+	json_t *doc;
+	int status;
+
+	cli_init(argv);
+	argp_parse(&argp, argc, argv, 0, NULL, &o);
+	status = load_document(o.file, &doc);
+	if (status == EXIT_OK) {
+		status = run(&o, doc);
+		json_decref(doc);
+	}
+	return output_close(status);
+}

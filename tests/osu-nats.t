@@ -1,0 +1,205 @@
+#!/bin/sh
+# osu-nats.t: seed 002's OS upgrade over a real NATS JetStream server.
+#
+# Each scenario starts its own nats-server -js on 127.0.0.1 at a free
+# port with a scratch store, workers h01, h02 and h03 whose commands
+# only record what they were asked in $S/log, and osu-run -1 on a state
+# document with a manual trigger.  Every process runs under timeout(1),
+# and the test stops its servers and workers itself.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v nats-server >/dev/null 2>&1 ||
+    ! command -v python3 >/dev/null 2>&1; then
+	echo "1..0 # SKIP nats-server or python3 is not installed (scripts/install-deps check)"
+	exit 0
+fi
+
+S=""
+srv_pid=""
+sup_pids=""
+# stop_workers: their supervisors see $S/stop, the workers get SIGTERM.
+stop_workers() {
+	[ -n "$S" ] || return 0
+	touch "$S/stop"
+	for f in "$S"/*.pid; do
+		if [ -f "$f" ]; then kill "$(cat "$f")" 2>/dev/null || true; fi
+	done
+	for p in $sup_pids; do wait "$p" 2>/dev/null || true; done
+	sup_pids=""
+	rm -f "$S/stop" "$S"/*.pid
+}
+# stop_all: the workers, then the server.
+stop_all() {
+	stop_workers
+	if [ -n "$srv_pid" ]; then
+		kill "$srv_pid" 2>/dev/null || true
+		wait "$srv_pid" 2>/dev/null || true
+	fi
+	srv_pid=""
+}
+trap 'stop_all; tap_cleanup' EXIT
+
+# The recorder: rec LOG HOST ACTION [STATUS [SECONDS]].
+cat >"$T/rec" <<'SH'
+#!/bin/sh
+echo "$2 $3" >>"$1"
+if [ -n "${5:-}" ]; then sleep "$5"; fi
+exit "${4:-0}"
+SH
+chmod +x "$T/rec"
+
+# start_server NAME: a fresh scenario directory $S and a server at $url.
+start_server() {
+	S="$T/$1"
+	mkdir -p "$S"
+	: >"$S/log"
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	url="nats://127.0.0.1:$port"
+	timeout 60 nats-server -js -a 127.0.0.1 -p "$port" -sd "$S/js" \
+	    -l "$S/nats.log" &
+	srv_pid=$!
+	i=0
+	until grep -q "Server is ready" "$S/nats.log" 2>/dev/null; do
+		i=$((i + 1))
+		if [ "$i" -gt 100 ]; then echo "# nats-server did not start"; return 1; fi
+		sleep 0.05
+	done
+}
+
+# worker HOST [UPGRADE-STATUS [UPGRADE-SECONDS [OPTION]]]: a supervised
+# worker, started again when it exits (after a reboot or a kill), at
+# most 5 times.
+worker() {
+	cat >"$S/$1.yaml" <<EOF
+host: $1
+state-file: $S/$1.state
+commands:
+  prepare: ["$T/rec", "$S/log", $1, prepare]
+  upgrade: ["$T/rec", "$S/log", $1, upgrade, "${2:-0}", "${3:-}"]
+  reboot: ["$T/rec", "$S/log", $1, reboot]
+EOF
+	(
+		n=0
+		while [ ! -f "$S/stop" ] && [ "$n" -lt 5 ]; do
+			echo start >>"$S/$1.starts"
+			# shellcheck disable=SC2086
+			timeout 30 osu-worker -s "$url" -w 1000 ${4:-} "$S/$1.yaml" \
+			    2>>"$S/$1.err" &
+			echo $! >"$S/$1.pid"
+			wait $! || true
+			n=$((n + 1))
+		done
+	) 2>>"$S/$1.supervisor" &
+	sup_pids="$sup_pids $!"
+}
+
+# state TIMEOUT: the run's state document, three hosts, triggered.
+state() {
+	cat >"$S/state.json" <<EOF
+{"format": "upkit-state", "version": 1, "os_upgrade": {"version": 1,
+ "config": {"worker-applications": [{"name": "osu"}]},
+ "scheduled-workers": [{"host": "h01", "application": "osu"},
+  {"host": "h02", "application": "osu"}, {"host": "h03", "application": "osu"}],
+ "trigger": {"timeout": "$1"}}}
+EOF
+}
+
+# drive: osu-run -1, its status in $st.
+drive() {
+	set +e
+	timeout 25 osu-run -1 -s "$url" "$S/state.json" >"$S/run.out" 2>"$S/run.err"
+	st=$?
+	set -e
+}
+
+result() { jq -r '.os_upgrade."last-upgrade-info".result' "$S/state.json"; }
+info() { jq -r ".os_upgrade.\"last-upgrade-info\".\"$1\"" "$S/state.json"; }
+hosts() { jq -c '[.os_upgrade."last-upgrade-info".hosts[].status]' "$S/state.json"; }
+count() { grep -c "^$1\$" "$S/log" || true; }
+check() {
+	if eval "$1"; then pass "$2"; else fail "$2"; diag "$S/log" "$S/run.err"; fi
+}
+
+# 1. A full run: every host prepared, then upgraded one at a time.
+start_server full
+worker h01; worker h02; worker h03
+state 20s
+drive
+check '[ "$st" = 0 ] && [ "$(result)" = completed ]' \
+    "full run: osu-run exits 0, the result is completed"
+check '[ "$(hosts)" = "[\"upgraded\",\"upgraded\",\"upgraded\"]" ]' \
+    "full run: every host is upgraded"
+check '[ "$(grep -c prepare "$S/log")" = 3 ] &&
+    [ "$(sed -n 4,6p "$S/log" | tr "\n" " ")" = "h01 upgrade h02 upgrade h03 upgrade " ]' \
+    "full run: three prepares, then one upgrade per host"
+
+# 6. The same workers read the whole topic again: nothing runs again.
+stop_workers
+cp "$S/log" "$S/log.before"
+worker h01 0 "" -R; worker h02 0 "" -R; worker h03 0 "" -R
+sleep 2
+check 'cmp -s "$S/log" "$S/log.before"' \
+    "replay: the old messages read again execute nothing"
+stop_all
+
+# 2. A reboot: the worker exits once it started it and is started again.
+start_server reboot
+worker h01; worker h02 10; worker h03
+state 20s
+drive
+check '[ "$st" = 0 ] && [ "$(result)" = completed ]' "reboot: the run completes"
+check '[ "$(count "h02 reboot")" = 1 ] && [ "$(grep -c reboot "$S/log")" = 1 ] &&
+    [ "$(wc -l <"$S/h02.starts")" -ge 2 ]' \
+    "reboot: only h02 rebooted, once, and its worker was started again"
+stop_all
+
+# 3. A worker killed mid-upgrade and started again: no second upgrade.
+start_server kill
+worker h01; worker h02 0 3; worker h03
+state 20s
+timeout 25 osu-run -1 -s "$url" "$S/state.json" >"$S/run.out" 2>"$S/run.err" &
+run_pid=$!
+i=0
+until grep -q "h02 upgrade" "$S/log" || [ "$i" -gt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+# The worker itself, not the timeout(1) that runs it.
+kill -9 "$(pgrep -P "$(cat "$S/h02.pid")")"
+set +e
+wait "$run_pid"
+# shellcheck disable=SC2034 # st is read by the eval in check
+st=$?
+set -e
+check '[ "$(count "h02 upgrade")" = 1 ] && [ "$(count "h03 upgrade")" = 0 ]' \
+    "killed mid-upgrade: h02 upgraded once, h03 not at all"
+check '[ "$st" = 1 ] && [ "$(result)" = failed ] &&
+    info error | grep -q "upgrade interrupted"' \
+    "killed mid-upgrade: the run fails, saying the upgrade was interrupted"
+stop_all
+
+# 4. An error aborts the run: nothing is sent after it.
+start_server error
+worker h01; worker h02 1; worker h03
+state 20s
+drive
+check '[ "$st" = 1 ] && [ "$(result)" = failed ] && [ "$(info failed-host)" = h02 ]' \
+    "error: the run fails on h02"
+check '[ "$(count "h03 upgrade")" = 0 ] &&
+    [ "$(hosts)" = "[\"upgraded\",\"failed\",\"not-upgraded\"]" ]' \
+    "error: h03 is never upgraded"
+stop_all
+
+# 5. A silent worker: the run ends at not-after.
+start_server silent
+worker h01; worker h02
+state 3s
+drive
+check '[ "$st" = 1 ] && [ "$(result)" = timed-out ] &&
+    [ "$(hosts)" = "[\"not-upgraded\",\"not-upgraded\",\"no-reply\"]" ]' \
+    "silent worker: the run times out at not-after, h03 never replied"
+check '[ "$(grep -c upgrade "$S/log")" = 0 ]' \
+    "silent worker: nobody is upgraded"
+stop_all
+done_testing

@@ -10,6 +10,8 @@
 #include <argp.h>
 #include <stdio.h>
 
+#include <string.h>
+
 #include "ap.h"
 #include "cli.h"
 #include "exitcodes.h"
@@ -51,6 +53,25 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+/* controller: the id of the system's first controller, or NULL. */
+static const char *
+controller(const json_t *doc)
+{
+	const json_t *r;
+	const char *kind;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(doc, "system"),
+	    "resources"), i, r) {
+		kind = json_string_value(json_object_get(r, "kind"));
+		if (kind != NULL && strcmp(kind, "controller") == 0 &&
+		    json_is_string(json_object_get(r, "id")) &&
+		    host_name_ok(json_string_value(json_object_get(r, "id"))))
+			return json_string_value(json_object_get(r, "id"));
+	}
+	return NULL;
+}
+
 /* translate: check doc, then write the YAML all at once or not at all. */
 static int
 translate(const struct options *o, const json_t *doc)
@@ -66,7 +87,7 @@ translate(const struct options *o, const json_t *doc)
 	if (o->inventory)
 		r = inventory_write(&a, doc, &w);
 	else if ((r = plan_collect(&a, doc, &p)) == 0)
-		playbook_write(&w, &p);
+		playbook_write(&w, &p, controller(doc));
 	if (yw_close(&w) < 0 && r == 0) {
 		diag_error(NULL, "libyaml could not emit the YAML");
 		r = -2;

@@ -47,7 +47,9 @@ int plan_collect(struct access *a, const json_t *doc, struct sched_list *p);
 int host_name_ok(const char *s);
 
 /* playbook.c */
-void playbook_write(struct yamlw *w, const struct sched_list *p);
+/* controller: where cloud-API actions are delegated, or NULL. */
+void playbook_write(struct yamlw *w, const struct sched_list *p,
+    const char *controller);
 
 /* inventory.c */
 int inventory_write(struct access *a, const json_t *doc, struct yamlw *w);

@@ -2,9 +2,14 @@
  * inventory.c: an Ansible inventory in YAML from the system section:
  * every resource that is itself an inventory host (a host, switch,
  * router or controller; see upkit-state(5), the schedule section's
- * "host"), in system order, with no groups, so that no group name can
- * capture a play's host pattern.
+ * "host"), in system order, then grouped by kind (upkit_hosts,
+ * upkit_switches, upkit_routers, upkit_controllers) and by role
+ * (upkit_role_compute, ...): fixed names, never from the input, and no
+ * host may be called upkit_*, so that no group name can capture a
+ * play's host pattern.
  */
+#include <string.h>
+
 #include "ap.h"
 #include "state.h"
 #include "sysconf.h"
@@ -24,14 +29,52 @@ check_names(struct access *a, const struct sysconf *sc)
 
 	access_enter_key(a, "resources");
 	for (i = 0; i < sc->nresources && r == 0; i++) {
-		if (!is_inventory_host(sc->resources[i].kind) ||
-		    host_name_ok(sc->resources[i].id))
+		if (!is_inventory_host(sc->resources[i].kind))
 			continue;
-		access_enter_index(a, i);
-		r = access_fail_at(a, "id", "\"%s\" is not a plain Ansible host "
-		    "name (letters, digits, '.', '-', '_')", sc->resources[i].id);
+		if (!host_name_ok(sc->resources[i].id)) {
+			access_enter_index(a, i);
+			r = access_fail_at(a, "id", "\"%s\" is not a plain "
+			    "Ansible host name (letters, digits, '.', '-', "
+			    "'_')", sc->resources[i].id);
+		} else if (strncmp(sc->resources[i].id, "upkit_", 6) == 0) {
+			access_enter_index(a, i);
+			r = access_fail_at(a, "id", "\"%s\": host names starting "
+			    "with \"upkit_\" are kept for the inventory's groups",
+			    sc->resources[i].id);
+		}
 	}
 	return r;
+}
+
+/* group: the inventory hosts of kind (or, kind < 0, of role), if any. */
+static void
+group(struct yamlw *w, const struct sysconf *sc, const char *name, int kind,
+    unsigned role)
+{
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < sc->nresources; i++) {
+		const struct resource *r = &sc->resources[i];
+
+		if (!is_inventory_host(r->kind) ||
+		    (kind >= 0 ? (int)r->kind != kind : !(r->roles & role)))
+			continue;
+		if (!any) {
+			yw_plain(w, name);
+			yw_map(w, 0);
+			yw_plain(w, "hosts");
+			yw_map(w, 0);
+			any = 1;
+		}
+		yw_quoted(w, r->id);
+		yw_map(w, 1);
+		yw_end_map(w);
+	}
+	if (any) {
+		yw_end_map(w);
+		yw_end_map(w);
+	}
 }
 
 static void
@@ -51,6 +94,17 @@ write_hosts(struct yamlw *w, const struct sysconf *sc)
 		yw_map(w, 1);
 		yw_end_map(w);
 	}
+	yw_end_map(w);
+	yw_plain(w, "children");
+	yw_map(w, 0);
+	group(w, sc, "upkit_hosts", KIND_HOST, 0);
+	group(w, sc, "upkit_switches", KIND_SWITCH, 0);
+	group(w, sc, "upkit_routers", KIND_ROUTER, 0);
+	group(w, sc, "upkit_controllers", KIND_CONTROLLER, 0);
+	group(w, sc, "upkit_role_compute", -1, ROLE_COMPUTE);
+	group(w, sc, "upkit_role_storage", -1, ROLE_STORAGE);
+	group(w, sc, "upkit_role_network", -1, ROLE_NETWORK);
+	group(w, sc, "upkit_role_controller", -1, ROLE_CONTROLLER);
 	yw_end_map(w);
 	yw_end_map(w);
 	yw_end_map(w);

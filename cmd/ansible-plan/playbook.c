@@ -14,6 +14,11 @@
  * under the "linear" strategy, since ansible.builtin.pause cannot run
  * under "free".
  *
+ * Cloud-API actions (a migration, its undo and a failed migration's
+ * replacement) are delegated to the system's first controller when
+ * it has one, so that only the controller needs cloud credentials;
+ * without a controller they run on their own host, as before.
+ *
  * The schedule's safety conditions (a group's "requires") are kept: a
  * block that others require ends with a set_fact of upkit_ok<N> on its
  * anchor, reached only when every action of it succeeded (a failure
@@ -35,6 +40,7 @@ struct pb {
 	long *block_of;		/* beside action_ids: the block it is in */
 	const char **anchors;	/* block -> its anchor */
 	unsigned char *required;	/* block -> some block requires it */
+	const char *controller;	/* where cloud-API actions run, or NULL */
 };
 
 static const char *
@@ -113,16 +119,32 @@ command(struct yamlw *w, const json_t *step)
 	yw_end_map(w);
 }
 
+/* cloud_api: an action (and so its undo and replacement) that calls
+ * the cloud's API rather than acting on its host. */
+static int
+cloud_api(const json_t *action)
+{
+	const char *op = str(action, "op");
+
+	return op != NULL && (strcmp(op, "migrate") == 0 ||
+	    strcmp(op, "evacuate") == 0);
+}
+
 /*
  * task: one step as a task.  reg > 0 registers its result; cond, when
- * given, is the condition on an earlier registered result.
+ * given, is the condition on an earlier registered result; api says
+ * that the step calls the cloud's API.
  */
 static void
 task(struct pb *b, const json_t *step, const char *anchor_host, long reg,
-    const char *cond, long cond_reg)
+    const char *cond, long cond_reg, int api)
 {
 	struct yamlw *w = b->w;
+	const char *where = str(step, "host");
 	char buf[64];
+
+	if (api && b->controller != NULL)
+		where = b->controller;
 
 	yw_map(w, 0);
 	key_unsafe(w, "name", str(step, "id"));
@@ -132,8 +154,8 @@ task(struct pb *b, const json_t *step, const char *anchor_host, long reg,
 		key_plain(w, "when", buf);
 	}
 	command(w, step);
-	if (!has_manual(step) && strcmp(str(step, "host"), anchor_host) != 0)
-		key_unsafe(w, "delegate_to", str(step, "host"));
+	if (!has_manual(step) && strcmp(where, anchor_host) != 0)
+		key_unsafe(w, "delegate_to", where);
 	if (reg > 0) {
 		snprintf(buf, sizeof buf, "upkit_r%ld", reg);
 		key_plain(w, "register", buf);
@@ -161,12 +183,13 @@ rescue(struct pb *b, const json_t *group, const char *host, long first_reg)
 	for (i = n; i-- > 0;) {
 		act = json_array_get(actions, i);
 		json_array_foreach(json_object_get(act, "undo"), k, u)
-			task(b, u, host, 0, "succeeded", first_reg + (long)i);
+			task(b, u, host, 0, "succeeded", first_reg + (long)i,
+			    cloud_api(act));
 	}
 	json_array_foreach(actions, i, act)
 		if (json_object_get(act, "on_failure") != NULL)
 			task(b, json_object_get(act, "on_failure"), host, 0,
-			    "failed", first_reg + (long)i);
+			    "failed", first_reg + (long)i, cloud_api(act));
 	yw_end_seq(b->w);
 }
 
@@ -237,7 +260,7 @@ group_block(struct pb *b, const json_t *group)
 	yw_plain(w, "block");
 	yw_seq(w, 0);
 	json_array_foreach(json_object_get(group, "actions"), i, act)
-		task(b, act, host, ++b->reg, NULL, 0);
+		task(b, act, host, ++b->reg, NULL, 0, cloud_api(act));
 	if (b->required[k])
 		done_flag(b, k);
 	yw_end_seq(w);
@@ -369,9 +392,10 @@ index_blocks(struct pb *b, const struct sched_list *p)
 }
 
 void
-playbook_write(struct yamlw *w, const struct sched_list *p)
+playbook_write(struct yamlw *w, const struct sched_list *p,
+    const char *controller)
 {
-	struct pb b = { .w = w };
+	struct pb b = { .w = w, .controller = controller };
 	const json_t *st;
 	size_t i, j, plays = 0;
 

@@ -45,7 +45,7 @@ struct move {
 
 /* The scaling reservation of the old version's hosts (reserve.c). */
 struct reservation {
-	long S, A;		/* S_i of (2), A_i */
+	long T, S, A;		/* T_i, S_i of (2), A_i */
 	long sum, largest;	/* sum and largest of the tenants' e_n */
 	long paper, exact;	/* hosts by (4), hosts by the worst case */
 	long idle;		/* old hosts in service without VMs before
@@ -107,7 +107,11 @@ void moves_rollback(struct bs *b, size_t to_count);
 /* reserve.c: the scaling reservation, by (4) and exactly. */
 void scaling_reservations(const struct bs *b, long T, long F,
     struct reservation *r);
+/* tenant_scale_out_of: e_n of tenant n, 0 when it is not in A_i. */
+long tenant_scale_out_of(const struct bs *b, size_t n);
 
+/* advice.c: when nothing goes, what would let the upgrade proceed. */
+json_t *advice(const struct bs *b);
 
 /* idle.c: no consolidation move when the final batch is empty. */
 void drop_idle_consolidation(struct bs *b);

@@ -112,8 +112,10 @@ batch_section(struct bs *b)
 	/* partitioned: step 4 may still move VMs, so not suspended yet */
 	json_object_set_new(o, "status", json_string(busy ? "selected" :
 	    b->cl.partitioned ? "empty" : "suspended"));
-	if (!busy)
+	if (!busy) {
 		json_object_set_new(o, "reason", suspension(b));
+		json_object_set_new(o, "advice", advice(b));
+	}
 	json_object_set_new(o, "compute", compute_section(b));
 	json_object_set_new(o, "consolidation", json_pack("{s:I, s:O}",
 	    "migrations", (json_int_t)consolidation_moves(b), "freed",

@@ -48,6 +48,13 @@ tenant_scale_out(const struct tenant *t, long T)
 	return s < room ? s : room;
 }
 
+long
+tenant_scale_out_of(const struct bs *b, size_t n)
+{
+	return old_only_below_max(b, n) ? tenant_scale_out(
+	    &b->in.sc.tenants[n], b->res.T) : 0;
+}
+
 /* idle_hosts: old hosts in service, without VMs now and before
  * consolidation. */
 static long
@@ -69,6 +76,7 @@ scaling_reservations(const struct bs *b, long T, long F,
 	long K = b->in.sc.host_capacity > 0 ? b->in.sc.host_capacity : 1, e;
 	size_t n;
 
+	r->T = T;
 	r->A = r->sum = r->largest = 0;
 	for (n = 0; n < b->in.sc.ntenants; n++) {
 		if (!old_only_below_max(b, n))

@@ -49,19 +49,21 @@ sla_ceil_div(long a, long b)
 }
 
 long
+sla_tenant_adjustment(const struct tenant *t, long T)
+{
+	return t->scaling_adjustment * sla_ceil_div(T,
+	    t->cooldown > 0 ? t->cooldown : 1);
+}
+
+long
 sla_scaling_adjustment(const struct sysconf *sc, long T)
 {
 	long S = 0, s;
 	size_t n;
 
-	for (n = 0; n < sc->ntenants; n++) {
-		const struct tenant *t = &sc->tenants[n];
-
-		s = t->scaling_adjustment * sla_ceil_div(T,
-		    t->cooldown > 0 ? t->cooldown : 1);
-		if (s > S)
+	for (n = 0; n < sc->ntenants; n++)
+		if ((s = sla_tenant_adjustment(&sc->tenants[n], T)) > S)
 			S = s;
-	}
 	return S;
 }
 

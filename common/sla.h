@@ -44,6 +44,9 @@ long sla_ceil_div(long a, long b);
  */
 long sla_scaling_adjustment(const struct sysconf *sc, long T);
 
+/* sla_tenant_adjustment: s_n * ceil(T / c_n), tenant n's term of (2). */
+long sla_tenant_adjustment(const struct tenant *t, long T);
+
 /* sla_scaling_reservation: equation (4). */
 long sla_scaling_reservation(long S, long A, long K);
 

@@ -32,6 +32,9 @@ static const struct argp_option option_list[] = {
 	  0 },
 	{ "max-freed", 'm', "N", 0, "Free at most N hosts by consolidation "
 	  "(default: as many as possible)", 0 },
+	{ "reservation", 'R', "MODE", 0, "Scaling reservation: exact (the "
+	  "default: each tenant's own scale-out, up to its max) or paper "
+	  "(equation (4))", 0 },
 	{ 0 }
 };
 
@@ -49,6 +52,15 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'm':
 		o->max_freed = cli_long(state, "--max-freed", arg, 0, 1000000000);
+		break;
+	case 'R':
+		if (strcmp(arg, "exact") == 0)
+			o->reservation = RESERVE_EXACT;
+		else if (strcmp(arg, "paper") == 0)
+			o->reservation = RESERVE_PAPER;
+		else
+			argp_error(state, "--reservation: '%s' is neither exact "
+			    "nor paper", arg);
 		break;
 	case ARGP_KEY_ARG:
 		o->file = cli_one_input(state, o->file, arg);
@@ -96,6 +108,7 @@ bs_free(struct bs *b)
 	free(b->chosen);
 	free(b->paired);
 	free(b->affected);
+	free(b->idle_before);
 	free(b->res_of);
 	free(b->split_unit);
 	free(b->split_part);
@@ -156,7 +169,7 @@ main(int argc, char **argv)
 	};
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
-	struct options o = { NULL, 0, 0, -1 };
+	struct options o = { NULL, RESERVE_EXACT, 0, 0, -1 };
 	json_t *doc;
 	int status;
 

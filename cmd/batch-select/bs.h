@@ -21,8 +21,11 @@
 
 #define NONE ((size_t)-1)
 
+enum reservation_mode { RESERVE_EXACT, RESERVE_PAPER };
+
 struct options {
 	const char *file;
+	enum reservation_mode reservation;	/* --reservation */
 	long dedicated;		/* -d: compute hosts dedicated to the upgrade */
 	long parallel;		/* -j: concurrency limit, 0: none */
 	long max_freed;		/* -m: hosts consolidation may free, -1: all */
@@ -38,6 +41,17 @@ struct pool {
 struct move {
 	size_t vm, from, to;	/* VM index, compute hosts */
 	enum move_kind kind;
+};
+
+/* The scaling reservation of the old version's hosts (reserve.c). */
+struct reservation {
+	long T, S, A;		/* T_i, S_i of (2), A_i */
+	long sum, largest;	/* sum and largest of the tenants' e_n */
+	long paper, exact;	/* hosts by (4), hosts by the worst case */
+	long idle;		/* old hosts in service without VMs before
+				 * consolidation: where the exact one goes */
+	int exact_applies;	/* the exact one is used (and guarded) */
+	long used;		/* the one used: exact, or (4) */
 };
 
 /* A rule's verdict on a group, with the numbers behind it. */
@@ -63,6 +77,8 @@ struct bs {
 	unsigned char *paired;	/* group a waiting partition waits for */
 	unsigned char *chosen;	/* group in the final batch */
 	unsigned char *affected;	/* compute host taken out by the batch */
+	unsigned char *idle_before;	/* compute host without VMs before
+					 * consolidation */
 	json_t **why;		/* group -> its elimination record */
 	struct verdict *eq1;	/* cause -> equation (1)'s verdict, if failed */
 	struct pool *pools;	/* per partition, cause and kind, sorted once */
@@ -76,12 +92,26 @@ struct bs {
 	size_t *final_g;	/* their groups */
 	size_t nfinal;
 	json_t *sla;		/* the terms of (2)-(4) */
-	long Z, dedicated_left;
+	struct reservation res;
+	long Z, F, dedicated_left;
+	long empty_left;	/* idle old hosts left (reserve.c) */
+	int guard_idle;		/* keep exact reservation + F of them */
 };
 
 /* consolidate.c */
 void consolidate(struct bs *b);
 int evacuate(struct bs *b, const size_t *hosts, size_t n);
+/* moves_rollback: take back every move after the first to_count. */
+void moves_rollback(struct bs *b, size_t to_count);
+
+/* reserve.c: the scaling reservation, by (4) and exactly. */
+void scaling_reservations(const struct bs *b, long T, long F,
+    struct reservation *r);
+/* tenant_scale_out_of: e_n of tenant n, 0 when it is not in A_i. */
+long tenant_scale_out_of(const struct bs *b, size_t n);
+
+/* advice.c: when nothing goes, what would let the upgrade proceed. */
+json_t *advice(const struct bs *b);
 
 /* idle.c: no consolidation move when the final batch is empty. */
 void drop_idle_consolidation(struct bs *b);

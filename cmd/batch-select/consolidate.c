@@ -52,8 +52,8 @@ record(struct bs *b, size_t vm, size_t from, size_t to, enum move_kind k)
 	cloud_move(&b->cl, vm, to);
 }
 
-static void
-rollback(struct bs *b, size_t to_count)
+void
+moves_rollback(struct bs *b, size_t to_count)
 {
 	while (b->nmoves > to_count) {
 		struct move *m = &b->moves[--b->nmoves];
@@ -100,7 +100,7 @@ empty_host(struct bs *b, struct pool *p, unsigned char *giver, size_t h,
 	giver[h] = 1;
 	while ((vm = b->cl.host_first[h]) != CLOUD_NONE) {
 		if ((to = find_receiver(b, p, giver, vm)) == NONE) {
-			rollback(b, start);
+			moves_rollback(b, start);
 			return 0;
 		}
 		record(b, vm, h, to, kind);
@@ -238,6 +238,9 @@ consolidate(struct bs *b)
 
 	b->freed = json_array();
 	b->affected = xcalloc(b->cl.nhosts + 1, 1);
+	b->idle_before = xcalloc(b->cl.nhosts + 1, 1);
+	for (h = 0; h < b->cl.nhosts; h++)
+		b->idle_before[h] = b->cl.load[h] == 0;
 	p.hosts = xmalloc((b->cl.nhosts + 1) * sizeof *p.hosts);
 	if (b->cl.partitioned && ppu_pending(&b->cl))
 		evacuate_storage_hosts(b, giver);
@@ -274,6 +277,6 @@ evacuate(struct bs *b, const size_t *hosts, size_t n)
 	for (i = 0; i < n; i++)
 		b->giver[hosts[i]] = 0;
 	if (r < 0)
-		rollback(b, start);
+		moves_rollback(b, start);
 	return r;
 }

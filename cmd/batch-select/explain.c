@@ -57,11 +57,29 @@ sla_term(const struct bs *b, const char *key)
 	return (long long)json_integer_value(json_object_get(b->sla, key));
 }
 
+/* reservation_note: how the scaling reservation was chosen. */
+static void
+reservation_note(const struct bs *b, char *buf, size_t size)
+{
+	const struct reservation *r = &b->res;
+
+	if (r->exact_applies)
+		snprintf(buf, size, "exact; equation (4): %ld", r->paper);
+	else if (b->o->reservation == RESERVE_PAPER)
+		snprintf(buf, size, "equation (4); exact: %ld", r->exact);
+	else if (r->exact >= r->paper)
+		snprintf(buf, size, "exact = equation (4)");
+	else
+		snprintf(buf, size, "equation (4), as the exact %ld and %ld "
+		    "failover need hosts that ran no VM before consolidation, "
+		    "and %ld do", r->exact, b->F, r->idle);
+}
+
 /* suspension: why nothing goes, with the numbers of (3). */
 static json_t *
 suspension(const struct bs *b)
 {
-	char buf[512];
+	char buf[768], note[192];
 	size_t g, eliminated = 0;
 
 	for (g = 0; g < b->in.cg.ngroups; g++)
@@ -69,11 +87,12 @@ suspension(const struct bs *b)
 	if (eliminated == 0)
 		return json_string("no resource group has remaining changes or "
 		    "is deactivated");
+	reservation_note(b, note, sizeof note);
 	snprintf(buf, sizeof buf, "Z_i = %ld (%lld compute hosts not in use - "
-	    "%lld scaling - %lld failover), %zu of %zu tenants at their max_n, "
-	    "and the rules eliminate all %zu candidate groups", b->Z,
+	    "%lld scaling (%s) - %lld failover), %zu of %zu tenants at their "
+	    "max_n, and the rules eliminate all %zu candidate groups", b->Z,
 	    sla_term(b, "not_in_use"), sla_term(b, "scaling_reservation"),
-	    sla_term(b, "failover_reservation"), tenants_at_max(b),
+	    note, sla_term(b, "failover_reservation"), tenants_at_max(b),
 	    b->in.sc.ntenants, eliminated);
 	return json_string(buf);
 }
@@ -93,8 +112,10 @@ batch_section(struct bs *b)
 	/* partitioned: step 4 may still move VMs, so not suspended yet */
 	json_object_set_new(o, "status", json_string(busy ? "selected" :
 	    b->cl.partitioned ? "empty" : "suspended"));
-	if (!busy)
+	if (!busy) {
 		json_object_set_new(o, "reason", suspension(b));
+		json_object_set_new(o, "advice", advice(b));
+	}
 	json_object_set_new(o, "compute", compute_section(b));
 	json_object_set_new(o, "consolidation", json_pack("{s:I, s:O}",
 	    "migrations", (json_int_t)consolidation_moves(b), "freed",

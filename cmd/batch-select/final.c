@@ -53,57 +53,63 @@ group_duration(const struct bs *b, size_t g)
 	return t;
 }
 
+/* old_hosts_not_in_use: old hosts in service without VMs. */
 static long
-count_A(const struct bs *b)
+old_hosts_not_in_use(const struct bs *b, long *used, long *all)
 {
-	size_t n, v;
-	long A = 0;
+	long free_hosts = 0;
+	size_t h;
 
-	for (n = 0; n < b->in.sc.ntenants; n++) {
-		const struct tenant *t = &b->in.sc.tenants[n];
-		int has_new = 0;
-
-		for (v = t->first_vm; v < t->first_vm + t->nvms; v++)
-			if (b->cl.vm_host[v] != CLOUD_NONE &&
-			    b->cl.part[b->cl.vm_host[v]] == PART_NEW)
-				has_new = 1;
-		A += !has_new && (long)t->nvms < t->max;
+	*used = *all = 0;
+	for (h = 0; h < b->cl.nhosts; h++) {
+		if (!b->cl.usable[h] || b->cl.part[h] != PART_OLD)
+			continue;
+		++*all;
+		if (b->cl.load[h] > 0)
+			++*used;
+		else
+			free_hosts++;
 	}
-	return A;
+	return free_hosts;
+}
+
+static json_t *
+reservation_json(const struct bs *b)
+{
+	const struct reservation *r = &b->res;
+
+	return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I}", "mode",
+	    r->exact_applies ? "exact" : "paper",
+	    "paper", (json_int_t)r->paper, "exact", (json_int_t)r->exact,
+	    "scale_out", (json_int_t)r->sum, "largest_scale_out",
+	    (json_int_t)r->largest, "idle", (json_int_t)r->idle);
 }
 
 /* sla_terms: T_i, S_i, A_i, the reservations and Z_i. */
 static void
 sla_terms(struct bs *b)
 {
-	long T = 0, d, S, A, K = b->in.sc.host_capacity, scaling, F;
-	long free_hosts = 0, used = 0, all = 0;
+	long T = 0, d, K = b->in.sc.host_capacity, used, all, free_hosts;
 	json_t *how;
-	size_t g, h;
+	size_t g;
 
 	for (g = 0; g < b->in.cg.ngroups; g++)
 		if (b->cand[g] && (d = group_duration(b, g)) > T)
 			T = d;
-	for (h = 0; h < b->cl.nhosts; h++) {
-		if (!b->cl.usable[h] || b->cl.part[h] != PART_OLD)
-			continue;
-		all++;
-		if (b->cl.load[h] > 0)
-			used++;
-		else
-			free_hosts++;
-	}
-	S = sla_scaling_adjustment(&b->in.sc, T);
-	A = count_A(b);
-	scaling = sla_scaling_reservation(S, A, K);
-	F = sla_failover(&failover_opts, used, T, &how);
+	free_hosts = old_hosts_not_in_use(b, &used, &all);
+	b->F = sla_failover(&failover_opts, used, T, &how);
+	scaling_reservations(b, T, b->F, &b->res);
 	/* (3); with no VM of the old version every such host may go */
-	b->Z = used == 0 ? all : free_hosts - scaling - F;
+	b->Z = used == 0 ? all : free_hosts - b->res.used - b->F;
+	b->empty_left = b->res.idle;
+	b->guard_idle = b->res.exact_applies && used > 0;
 	b->dedicated_left = b->o->dedicated;
-	b->sla = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:I, s:I, s:I}",
-	    "T_i", (json_int_t)T, "S_i", (json_int_t)S, "A_i", (json_int_t)A,
-	    "K", (json_int_t)K, "scaling_reservation", (json_int_t)scaling,
-	    "failover_reservation", (json_int_t)F, "failover", how,
+	b->sla = json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:I, s:o, s:I, "
+	    "s:I, s:I}", "T_i", (json_int_t)T, "S_i", (json_int_t)b->res.S,
+	    "A_i", (json_int_t)b->res.A, "K", (json_int_t)K,
+	    "scaling_reservation", (json_int_t)b->res.used,
+	    "reservation", reservation_json(b),
+	    "failover_reservation", (json_int_t)b->F, "failover", how,
 	    "not_in_use", (json_int_t)free_hosts, "Z_i", (json_int_t)b->Z,
 	    "dedicated", (json_int_t)b->o->dedicated);
 }
@@ -226,6 +232,17 @@ new_hosts(const struct bs *b, const struct take *t)
 	return n;
 }
 
+/* moves_into: the moves from the first on that go to host h. */
+static size_t
+moves_into(const struct bs *b, size_t h, size_t first)
+{
+	size_t i, n = 0;
+
+	for (i = first; i < b->nmoves; i++)
+		n += b->moves[i].to == h;
+	return n;
+}
+
 /* mark: take t's hosts out; fresh[] gets those not out before. */
 static size_t
 mark(struct bs *b, const struct take *t, size_t *fresh)
@@ -240,14 +257,93 @@ mark(struct bs *b, const struct take *t, size_t *fresh)
 	return n;
 }
 
+/* empties_taken: idle old hosts (reserve.c) that the take made busy: those
+ * it took out (fresh) and those its evacuation moves (from the first
+ * move on) filled for the first time. */
+static long
+empties_taken(const struct bs *b, const unsigned char *was_empty,
+    size_t nfresh, size_t first)
+{
+	long n = 0;
+	size_t i, j;
+
+	for (i = 0; i < nfresh; i++)
+		n += was_empty[i];
+	for (i = first; i < b->nmoves; i++) {
+		size_t to = b->moves[i].to;
+
+		for (j = first; j < i && b->moves[j].to != to; j++)
+			;
+		n += j == i && b->cl.part[to] == PART_OLD && b->idle_before[to] &&
+		    b->cl.load[to] == (long)moves_into(b, to, first);
+	}
+	return n;
+}
+
+/* take_out: mark t's hosts and evacuate them, keeping the idle hosts
+ * that the exact reservation and F need; NULL, or the rule that failed. */
+static const char *
+take_out(struct bs *b, const struct take *t, int returns, long *emptied)
+{
+	size_t *fresh = xmalloc((t->nhosts + 1) * sizeof *fresh);
+	unsigned char *was_empty = xmalloc(t->nhosts + 1);
+	size_t nfresh, i, first = b->nmoves;
+	const char *rule = NULL;
+
+	for (i = 0; i < t->nhosts; i++)
+		was_empty[i] = 0;
+	nfresh = mark(b, t, fresh);
+	for (i = 0; i < nfresh; i++)
+		was_empty[i] = b->cl.part[fresh[i]] == PART_OLD &&
+		    b->cl.load[fresh[i]] == 0 && b->idle_before[fresh[i]];
+	if (evacuate(b, fresh, nfresh) < 0)
+		rule = "evacuation";
+	else if ((*emptied = empties_taken(b, was_empty, nfresh, first)) > 0 &&
+	    returns && b->guard_idle &&
+	    b->empty_left - *emptied < b->res.used + b->F) {
+		moves_rollback(b, first);
+		rule = "scaling-reservation";
+	}
+	if (rule != NULL)
+		while (nfresh > 0)
+			b->affected[fresh[--nfresh]] = 0;
+	free(was_empty);
+	free(fresh);
+	return rule;
+}
+
+/* take_out_verdict: the verdict when take_out found rule broken. */
+static void
+take_out_verdict(const struct bs *b, const struct take *t, const char *rule,
+    long emptied, struct verdict *v)
+{
+	if (rule == NULL)
+		return;
+	if (strcmp(rule, "evacuation") == 0) {
+		v->rule = rule;
+		snprintf(v->reason, sizeof v->reason, "the %ld VMs on its %zu "
+		    "in-use hosts find no place on other hosts of their "
+		    "partition without breaking anti-affinity", t->vms,
+		    t->in_use);
+		return;
+	}
+	v->rule = "compute-capacity";
+	snprintf(v->reason, sizeof v->reason, "taking it out would leave %ld "
+	    "compute hosts that ran no VM before consolidation and run none "
+	    "after, but the exact scaling reservation (%ld) and failover "
+	    "(%ld) need %ld", b->empty_left - emptied, b->res.used, b->F,
+	    b->res.used + b->F);
+	v->needed = b->res.used + b->F;
+	v->available = b->empty_left - emptied;
+}
+
 /* try_take: the capacity rules of the final batch for one group. */
 static void
 try_take(struct bs *b, const struct take *t, long *taken)
 {
 	struct verdict v = { NULL, "", -1, -1 };
-	long n = (long)new_hosts(b, t);
+	long n = (long)new_hosts(b, t), emptied = 0;
 	int returns = split_partner(b, t->g) == NONE;
-	size_t *fresh, nfresh;
 
 	if (!returns && n > b->dedicated_left) {
 		v.rule = "dedicated-resources";
@@ -263,28 +359,18 @@ try_take(struct bs *b, const struct take *t, long *taken)
 		    n == 1 ? "" : "s", *taken);
 		v.needed = n, v.available = b->Z - *taken;
 	}
-	if (v.rule == NULL) {
-		fresh = xmalloc((t->nhosts + 1) * sizeof *fresh);
-		nfresh = mark(b, t, fresh);
-		if (evacuate(b, fresh, nfresh) < 0) {
-			while (nfresh > 0)
-				b->affected[fresh[--nfresh]] = 0;
-			v.rule = "evacuation";
-			snprintf(v.reason, sizeof v.reason, "the %ld VMs on its %zu "
-			    "in-use hosts find no place on other hosts of their "
-			    "partition without breaking anti-affinity", t->vms,
-			    t->in_use);
-		}
-		free(fresh);
-	}
+	if (v.rule == NULL)
+		take_out_verdict(b, t, take_out(b, t, returns, &emptied),
+		    emptied, &v);
 	if (v.rule != NULL) {
 		eliminate(b, t->g, &v);
 		return;
 	}
-	if (returns)
+	if (returns) {
 		*taken += n;
-	else
-		b->dedicated_left -= n;
+		b->empty_left -= emptied;
+	} else
+		b->dedicated_left -= n;	/* not counted in the capacity */
 	choose(b, t, returns);
 }
 

@@ -1,0 +1,188 @@
+/*
+ * advice.c: when nothing can go, the smallest changes that would let
+ * the upgrade proceed (seed 000 IV step 3: "if these cannot be provided
+ * using available resources, the administrator is asked to provide
+ * additional resources"), each in the operator's units and each enough
+ * on its own:
+ *
+ *   failover     F lowered by the shortfall of Z_i, when F covers it;
+ *   add-hosts    that many hosts of K slots in the old partition;
+ *   lower-max    the max_n of the tenants with the largest scale-out
+ *                lowered until the scaling reservation drops by the
+ *                shortfall;
+ *   equation-1   the storage hosts equation (1) lacks;
+ *   single-homed a group that takes out more compute hosts than all
+ *                those not in use (a switch that is the only path of
+ *                its hosts): move their VMs off first, or add a path.
+ *
+ * The shortfall is the least, over the groups that compute-capacity
+ * eliminated, of the hosts they need beyond what was left: with that
+ * much more, that group is taken, as every group before it is taken as
+ * now.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bs.h"
+#include "sla.h"
+#include "xalloc.h"
+
+/* shortfall: the least missing hosts among compute-capacity verdicts,
+ * or 0 when none. */
+static long
+shortfall(const struct bs *b)
+{
+	long best = 0, d;
+	size_t g;
+
+	for (g = 0; g < b->in.cg.ngroups; g++) {
+		json_t *w = b->why[g];
+		const char *rule = w ? json_string_value(json_object_get(w,
+		    "rule")) : NULL;
+
+		if (rule == NULL || strcmp(rule, "compute-capacity") != 0)
+			continue;
+		d = (long)json_integer_value(json_object_get(w, "needed")) -
+		    (long)json_integer_value(json_object_get(w, "available"));
+		if (d > 0 && (best == 0 || d < best))
+			best = d;
+	}
+	return best;
+}
+
+static void
+add(json_t *list, json_t *item, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+add(json_t *list, json_t *item, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	json_object_set_new(item, "text", json_string(text));
+	json_array_append_new(list, item);
+}
+
+/* lower_max: the new max_n of the fewest tenants (largest scale-out
+ * first) so that the exact reservation is at most R hosts. */
+static void
+lower_max(const struct bs *b, long R, json_t *list)
+{
+	long K = b->in.sc.host_capacity > 0 ? b->in.sc.host_capacity : 1;
+	long *e = xcalloc(b->in.sc.ntenants + 1, sizeof *e), sum = 0, by = 0;
+	json_t *tenants = json_array();
+	char names[256] = "";
+	size_t n, top, count = 0;
+	int at = 0;
+
+	for (n = 0; n < b->in.sc.ntenants; n++) {
+		e[n] = tenant_scale_out_of(b, n);
+		if (e[n] > R)
+			e[n] = R;
+		sum += e[n];
+	}
+	while (sum > R * K) {	/* take one VM off the largest */
+		for (top = 0, n = 1; n < b->in.sc.ntenants; n++)
+			if (e[n] > e[top])
+				top = n;
+		e[top]--, sum--;
+	}
+	for (n = 0; n < b->in.sc.ntenants; n++) {
+		const struct tenant *t = &b->in.sc.tenants[n];
+		long now = tenant_scale_out_of(b, n), max;
+
+		if (e[n] >= now)
+			continue;
+		max = (long)t->nvms + e[n];
+		by += t->max - max;
+		json_array_append_new(tenants, json_pack("{s:s, s:I}", "id",
+		    t->id, "max", (json_int_t)max));
+		if (count++ < 6 && at < (int)sizeof names)
+			at += snprintf(names + at, sizeof names - (size_t)at,
+			    "%s%s", count > 1 ? ", " : "", t->id);
+	}
+	if (count > 0)
+		add(list, json_pack("{s:s, s:O, s:I}", "kind", "lower-max",
+		    "tenants", tenants, "by", (json_int_t)by), "lower the max "
+		    "of tenant%s %s%s by %ld VM%s in all", count > 1 ? "s" : "",
+		    names, count > 6 ? " and others" : "", by, by == 1 ? "" :
+		    "s");
+	json_decref(tenants);
+	free(e);
+}
+
+static void
+capacity_advice(const struct bs *b, json_t *list)
+{
+	long d = shortfall(b), K = b->in.sc.host_capacity;
+
+	if (d == 0)
+		return;
+	if (failover_opts.rate <= 0 && b->F >= d)
+		add(list, json_pack("{s:s, s:I}", "kind", "failover", "F",
+		    (json_int_t)(b->F - d)), "run with failover reserve F = %ld "
+		    "(batch-select -f %ld)", b->F - d, b->F - d);
+	add(list, json_pack("{s:s, s:I, s:I}", "kind", "add-hosts", "hosts",
+	    (json_int_t)d, "slots", (json_int_t)K), "add %ld host%s of %ld VM "
+	    "slots to the old partition", d, d == 1 ? "" : "s", K);
+	if (b->res.exact_applies && b->res.used >= d)
+		lower_max(b, b->res.used - d, list);
+}
+
+static void
+storage_advice(const struct bs *b, json_t *list)
+{
+	size_t c;
+
+	for (c = 0; c < b->cl.ncauses && b->eq1 != NULL; c++)
+		if (b->eq1[c].rule != NULL)
+			add(list, json_pack("{s:s, s:I}", "kind", "equation-1",
+			    "hosts", (json_int_t)(b->eq1[c].needed -
+			    b->eq1[c].available)), "the new storage needs %ld "
+			    "more host%s free for equation (1)",
+			    b->eq1[c].needed - b->eq1[c].available,
+			    b->eq1[c].needed - b->eq1[c].available == 1 ? "" :
+			    "s");
+}
+
+/* single_homed_advice: groups that take out more compute hosts than
+ * there are not in use cannot go by Z_i at all. */
+static void
+single_homed_advice(const struct bs *b, json_t *list)
+{
+	long free_hosts = (long)json_integer_value(json_object_get(b->sla,
+	    "not_in_use")), n;
+	size_t g;
+
+	for (g = 0; g < b->in.cg.ngroups; g++) {
+		json_t *w = b->why[g];
+		const char *rule = w ? json_string_value(json_object_get(w,
+		    "rule")) : NULL;
+
+		if (rule == NULL || strcmp(rule, "compute-capacity") != 0 ||
+		    (n = (long)json_integer_value(json_object_get(w,
+		    "needed"))) <= free_hosts || n < 2)
+			continue;
+		add(list, json_pack("{s:s, s:s, s:I}", "kind", "single-homed",
+		    "group", b->in.cg.groups[g].id, "hosts", (json_int_t)n),
+		    "%s carries %ld single-homed hosts: upgrade it after they "
+		    "are evacuated, or add a path", b->in.cg.groups[g].id, n);
+	}
+}
+
+json_t *
+advice(const struct bs *b)
+{
+	json_t *list = json_array();
+
+	capacity_advice(b, list);
+	storage_advice(b, list);
+	single_homed_advice(b, list);
+	return list;
+}

@@ -131,21 +131,25 @@ scope_reason(struct differ *x, const struct group *og, const struct group *ng,
     size_t cookbook)
 {
 	const char *name = idmap_key(&x->w->names.cookbooks, cookbook);
-	char path[512], part[600];
+	char *path = NULL, *part;
+	size_t size = 0;
 
 	x->text.len = 0;
 	if (!json_equal(json_object_get(x->old->cookbooks, name),
 	    json_object_get(x->new->cookbooks, name))) {
-		snprintf(part, sizeof part, "cookbook %s: source changed", name);
+		part = xasprintf("cookbook %s: source changed", name);
 		text_add(&x->text, part);
+		free(part);
 	}
 	if (!json_equal(og->provider, ng->provider))
 		text_add(&x->text, "provider changed");
 	if (attrs_seen_change(&x->w->names, cookbook, og->attrs, ng->attrs,
-	    path, sizeof path)) {
-		snprintf(part, sizeof part, "attribute %s changed", path);
+	    &path, &size)) {
+		part = xasprintf("attribute %s changed", path);
 		text_add(&x->text, part);
+		free(part);
 	}
+	free(path);
 	return x->text.len ? (long)intern(x->d, x->text.s) : -1;
 }
 
@@ -154,7 +158,7 @@ static long
 collect_reason(struct differ *x, size_t recipe)
 {
 	const struct dep_list *g = &world_deps(x->w, recipe)->global;
-	char part[256];
+	char *part;
 	size_t i, dep;
 
 	if (x->collect_reason[recipe] != -2)
@@ -164,10 +168,11 @@ collect_reason(struct differ *x, size_t recipe)
 		dep = g->recipe[i];
 		if (x->d->joined[dep] == 0 && x->d->left[dep] == 0)
 			continue;
-		snprintf(part, sizeof part, "collect %s: %zu joined, %zu left",
+		part = xasprintf("collect %s: %zu joined, %zu left",
 		    names_recipe_name(&x->w->names, dep), x->d->joined[dep],
 		    x->d->left[dep]);
 		text_add(&x->text, part);
+		free(part);
 	}
 	x->collect_reason[recipe] = x->text.len ?
 	    (long)intern(x->d, x->text.s) : -1;

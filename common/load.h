@@ -20,6 +20,12 @@
 /* Nesting deeper than this is refused (both JSON and YAML). */
 #define LOAD_MAX_DEPTH 512
 /*
+ * An input larger than this is refused (EXIT_DATAERR) before more of
+ * it is read, so memory stays bounded: 256 MiB, documented in README.md.
+ * The environment variable UPKIT_MAX_INPUT (bytes) sets another limit.
+ */
+#define LOAD_MAX_BYTES ((size_t)256 << 20)
+/*
  * Nodes that YAML aliases may add, beyond the number of nodes written
  * out in the document itself.  A legitimate document reuses a few
  * anchors; an alias bomb multiplies them exponentially.

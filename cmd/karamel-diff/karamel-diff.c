@@ -94,25 +94,28 @@ parse_opt(int key, char *arg, struct argp_state *state)
 
 /*
  * write_plan: the plan, or its graph, on stdout.  Everything is known
- * by now, so the JSON streams straight out, as output_json() would;
- * output_close() then tells whether it all arrived.
+ * by now, so the JSON streams straight out, as output_json() would.
+ * Both are flushed here, so that a failed write is known before the
+ * summary line would claim success.
  */
 static int
 write_plan(const struct plan *p, const struct options *o)
 {
 	FILE *fp;
+	int status = EXIT_OK;
 
 	if (!o->dot) {
 		plan_json(p, stdout, output_opts.compact);
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			diag_error("stdout", "write error: %s", strerror(errno));
-			return EXIT_IOERR;
-		}
-		return EXIT_OK;
+	} else {
+		fp = output_text_begin();
+		plan_dot(p, fp);
+		status = output_text_commit(fp);
 	}
-	fp = output_text_begin();
-	plan_dot(p, fp);
-	return output_text_commit(fp);
+	if (status == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout))) {
+		diag_error("stdout", "write error: %s", strerror(errno));
+		status = EXIT_IOERR;
+	}
+	return status;
 }
 
 static int

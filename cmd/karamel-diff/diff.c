@@ -125,6 +125,27 @@ cache_pair(struct scope_cache *c, size_t og, size_t ng)
 	return c->last = e;
 }
 
+/*
+ * cookbook_source: where c gets cookbook name from.  A cookbook the
+ * definition does not list comes with the listed ones (Berkshelf pulls
+ * it in as their dependency), so their sources, all of them, are its
+ * source: a branch change of the root cookbook changes it too.
+ */
+static const json_t *
+cookbook_source(const struct cluster *c, const char *name)
+{
+	const json_t *own = json_object_get(c->cookbooks, name);
+
+	return own != NULL ? own : c->cookbooks;
+}
+
+/* same_source: json_equal, but two absent sources are the same. */
+static int
+same_source(const json_t *a, const json_t *b)
+{
+	return a == b || (a != NULL && b != NULL && json_equal(a, b));
+}
+
 /* scope_reason: what changed for cookbook between two groups, or -1. */
 static long
 scope_reason(struct differ *x, const struct group *og, const struct group *ng,
@@ -135,8 +156,8 @@ scope_reason(struct differ *x, const struct group *og, const struct group *ng,
 	size_t size = 0;
 
 	x->text.len = 0;
-	if (!json_equal(json_object_get(x->old->cookbooks, name),
-	    json_object_get(x->new->cookbooks, name))) {
+	if (!same_source(cookbook_source(x->old, name),
+	    cookbook_source(x->new, name))) {
 		part = xasprintf("cookbook %s: source changed", name);
 		text_add(&x->text, part);
 		free(part);

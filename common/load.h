@@ -54,6 +54,13 @@ int load_buffer(const char *name, const char *buf, size_t len, json_t **out);
  */
 json_t *load_json_quiet(const char *buf, size_t len);
 
+/*
+ * load_duplicate_keys_win: from now on a duplicate YAML mapping key is a
+ * located warning and the last one wins, as Karamel's YAML reader
+ * (SnakeYAML) has it, instead of an error.  JSON keeps refusing them.
+ */
+void load_duplicate_keys_win(void);
+
 /* yaml_to_json: parse YAML (used by load_buffer; see yaml2json.c). */
 int yaml_to_json(const char *name, const char *buf, size_t len, json_t **out);
 

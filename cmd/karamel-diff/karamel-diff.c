@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "exitcodes.h"
+#include "load.h"
 #include "output.h"
 #include "plan.h"
 
@@ -27,7 +28,7 @@ struct options {
 	const char *old, *new;
 	char **karamelfiles;	/* the operands after OLD and NEW */
 	size_t nkaramelfiles;
-	int dot, detailed, quiet;
+	int dot, detailed, quiet, strict;
 };
 
 static const char usage_doc[] =
@@ -43,6 +44,8 @@ static const struct argp_option option_list[] = {
 	{ "exit-code", 'e', 0, 0, "Exit 2 when the plan changes anything, "
 	  "0 when it only checks", 0 },
 	{ "quiet", 'q', 0, 0, "No summary line on standard error", 0 },
+	{ "strict", 's', 0, 0, "Refuse duplicate YAML keys (by default the "
+	  "last one wins, with a warning, as in Karamel)", 0 },
 	{ 0 }
 };
 
@@ -74,6 +77,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'q':
 		o->quiet = 1;
+		break;
+	case 's':
+		o->strict = 1;
 		break;
 	case ARGP_KEY_ARG:
 		if (o->old == NULL)
@@ -156,6 +162,8 @@ main(int argc, char **argv)
 	if (o.karamelfiles == NULL)
 		return EXIT_OSERR;
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
+	if (!o.strict)
+		load_duplicate_keys_win();
 	status = run(&o);
 	free(o.karamelfiles);
 	/* output_close turns a failed write into 74, whatever -e said. */

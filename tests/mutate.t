@@ -6,4 +6,4 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 "$top/scripts/mutate-campaign" --bin "$UPKIT_BIN" --per-tool 3 \
-    --max-seeds 3 --seed 11 --timeout 30 --tap
+    --max-seeds 3 --seed 11 --timeout 10 --tap

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "exitcodes.h"
+#include "output.h"
 
 const char *argp_program_bug_address =
     "the upkit issue tracker (see README.md)";
@@ -22,6 +23,7 @@ cli_init(char **argv)
 	    UPKIT_VERSION);
 	argp_program_version = version;
 	argp_err_exit_status = EXIT_USAGE;
+	output_check_at_exit();
 }
 
 const char *

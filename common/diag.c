@@ -31,33 +31,110 @@ diag_warnings(void)
 	return nwarnings;
 }
 
-/* put_escaped: write s to stderr with control characters made visible. */
-static void
-put_escaped(const char *s)
-{
-	const unsigned char *p;
+/*
+ * A part of a diagnostic (the file name, the path, the message) longer
+ * than DIAG_PART_MAX bytes keeps its first and last DIAG_PART_KEEP
+ * bytes around "...": a quoted value of megabytes is cut in the middle,
+ * and the line stays short.  README.md documents the numbers.
+ */
+#define DIAG_PART_MAX 300
+#define DIAG_PART_KEEP 120
 
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p == '\n')
-			fputs("\\n", stderr);
-		else if (*p == '\t')
-			fputs("\\t", stderr);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(stderr, "\\x%02x", *p);
-		else
-			putc(*p, stderr);
+/* struct line: one diagnostic, built whole and written at once. */
+struct line {
+	char *s;
+	size_t len, cap;
+	int failed;		/* out of memory: what was built is written */
+};
+
+static void
+put_bytes(struct line *l, const char *p, size_t n)
+{
+	char *grown;
+
+	if (l->failed)
+		return;
+	if (l->len + n + 1 > l->cap) {
+		size_t cap = 2 * (l->len + n + 1);
+
+		if ((grown = realloc(l->s, cap)) == NULL) {
+			l->failed = 1;
+			return;
+		}
+		l->s = grown;
+		l->cap = cap;
 	}
+	memcpy(l->s + l->len, p, n);
+	l->len += n;
+}
+
+static void
+put_text(struct line *l, const char *s)
+{
+	put_bytes(l, s, strlen(s));
+}
+
+/* put_span: n bytes of s with control characters made visible. */
+static void
+put_span(struct line *l, const unsigned char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i, plain = 0;
+	char esc[4];
+
+	for (i = 0; i < n; i++) {
+		if (s[i] >= 0x20 && s[i] != 0x7f)
+			continue;
+		put_bytes(l, (const char *)s + plain, i - plain);
+		plain = i + 1;
+		if (s[i] == '\n' || s[i] == '\t') {
+			put_text(l, s[i] == '\n' ? "\\n" : "\\t");
+			continue;
+		}
+		esc[0] = '\\', esc[1] = 'x';
+		esc[2] = hex[s[i] >> 4], esc[3] = hex[s[i] & 15];
+		put_bytes(l, esc, 4);
+	}
+	put_bytes(l, (const char *)s + plain, n - plain);
+}
+
+/* utf8_start: i moved back to the first byte of its character. */
+static size_t
+utf8_start(const unsigned char *s, size_t i)
+{
+	while (i > 0 && (s[i] & 0xc0) == 0x80)
+		i--;
+	return i;
+}
+
+/* put_escaped: s escaped, its middle cut when it is too long. */
+static void
+put_escaped(struct line *l, const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t n = strlen(text), head, tail;
+
+	if (n <= DIAG_PART_MAX) {
+		put_span(l, s, n);
+		return;
+	}
+	head = utf8_start(s, DIAG_PART_KEEP);
+	tail = utf8_start(s, n - DIAG_PART_KEEP);
+	put_span(l, s, head);
+	put_text(l, "...");
+	put_span(l, s + tail, n - tail);
 }
 
 /*
- * emit: print one diagnostic.  The message is formatted first so that
- * its control characters can be escaped as a whole.
+ * emit: print one diagnostic, built in memory first so that it reaches
+ * stderr in one write and never interleaves with another process's.
  */
 static void
 emit(const char *file, const char *where, const char *level,
     const char *fmt, va_list ap)
 {
 	char small[512], *msg = small;
+	struct line l = { NULL, 0, 0, 0 };
 	va_list copy;
 	int n;
 
@@ -69,20 +146,28 @@ emit(const char *file, const char *where, const char *level,
 	else if (msg == NULL)
 		msg = small;	/* truncated, but still said */
 
-	fprintf(stderr, "%s: ", progname);
+	put_text(&l, progname);
+	put_text(&l, ": ");
 	if (file != NULL) {
-		put_escaped(file);
-		fputs(where != NULL && *where == ':' ? "" : ": ", stderr);
+		put_escaped(&l, file);
+		put_text(&l, where != NULL && *where == ':' ? "" : ": ");
 	}
 	if (where != NULL && *where != '\0') {
-		put_escaped(where);
-		fputs(": ", stderr);
+		put_escaped(&l, where);
+		put_text(&l, ": ");
 	}
-	if (level != NULL)
-		fprintf(stderr, "%s: ", level);
-	put_escaped(msg);
-	putc('\n', stderr);
+	if (level != NULL) {
+		put_text(&l, level);
+		put_text(&l, ": ");
+	}
+	put_escaped(&l, msg);
+	put_bytes(&l, "\n", 1);
+	if (l.s != NULL)
+		fwrite(l.s, 1, l.len, stderr);
+	if (l.failed)
+		fputs("...\n", stderr);
 	fflush(stderr);
+	free(l.s);
 	if (msg != small)
 		free(msg);
 }

@@ -1,5 +1,6 @@
 /* load.c: read a file or stdin and hand it to the JSON or YAML parser. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,17 +22,45 @@ load_name(const char *file)
 	return is_stdin(file) ? "<stdin>" : file;
 }
 
-/* read_stream: slurp fp into a NUL-terminated buffer. */
+/* input_limit: LOAD_MAX_BYTES, or UPKIT_MAX_INPUT when it is a number. */
+static size_t
+input_limit(void)
+{
+	const char *s = getenv("UPKIT_MAX_INPUT");
+	unsigned long long v;
+	char *end;
+
+	if (s == NULL || *s < '0' || *s > '9')
+		return LOAD_MAX_BYTES;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v == 0 || v > SIZE_MAX / 4)
+		return LOAD_MAX_BYTES;
+	return (size_t)v;
+}
+
+/*
+ * read_stream: slurp fp into a NUL-terminated buffer, refusing more
+ * than input_limit() bytes (the buffer never grows past that plus 2).
+ */
 static int
 read_stream(const char *name, FILE *fp, char **bufp, size_t *lenp)
 {
-	size_t len = 0, cap = 65536, n;
+	size_t len = 0, cap = 65536, n, limit = input_limit();
 	char *buf = xmalloc(cap);
 
 	while ((n = fread(buf + len, 1, cap - len - 1, fp)) > 0) {
 		len += n;
-		if (cap - len - 1 == 0)
-			buf = xreallocarray(buf, cap *= 2, 1);
+		if (len > limit) {
+			diag_error(name, "larger than %zu bytes, the input limit",
+			    limit);
+			free(buf);
+			return EXIT_DATAERR;
+		}
+		if (cap - len - 1 == 0) {
+			cap = cap * 2 < limit + 2 ? cap * 2 : limit + 2;
+			buf = xreallocarray(buf, cap, 1);
+		}
 	}
 	if (ferror(fp)) {
 		diag_error(name, "%s", strerror(errno));
@@ -44,7 +73,8 @@ read_stream(const char *name, FILE *fp, char **bufp, size_t *lenp)
 	return EXIT_OK;
 }
 
-static int
+/* depth_exceeded: the offset of the bracket too deep, or len. */
+static size_t
 depth_exceeded(const char *buf, size_t len)
 {
 	size_t depth = 0, i;
@@ -63,12 +93,27 @@ depth_exceeded(const char *buf, size_t len)
 			in_string = 1;
 		} else if (c == '{' || c == '[') {
 			if (++depth > LOAD_MAX_DEPTH)
-				return 1;
+				return i;
 		} else if ((c == '}' || c == ']') && depth > 0) {
 			depth--;
 		}
 	}
-	return 0;
+	return len;
+}
+
+/* depth_error: the nesting error at byte offset at, as line:column. */
+static int
+depth_error(const char *name, const char *buf, size_t at)
+{
+	long line = 1, col = 1;
+	size_t i;
+
+	for (i = 0; i < at; i++, col++)
+		if (buf[i] == '\n')
+			line++, col = 0;
+	diag_at(name, line, col, "nesting deeper than %d levels",
+	    LOAD_MAX_DEPTH);
+	return EXIT_DATAERR;
 }
 
 json_t *
@@ -76,7 +121,7 @@ load_json_quiet(const char *buf, size_t len)
 {
 	json_error_t err;
 
-	if (depth_exceeded(buf, len))
+	if (depth_exceeded(buf, len) < len)
 		return NULL;
 	return json_loadb(buf, len, JSON_REJECT_DUPLICATES, &err);
 }
@@ -85,14 +130,17 @@ static int
 json_parse(const char *name, const char *buf, size_t len, json_t **out)
 {
 	json_error_t err;
+	size_t deep = depth_exceeded(buf, len);
 
-	if (depth_exceeded(buf, len)) {
-		diag_error(name, "nesting deeper than %d levels", LOAD_MAX_DEPTH);
-		return EXIT_DATAERR;
-	}
+	if (deep < len)
+		return depth_error(name, buf, deep);
 	*out = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &err);
 	if (*out == NULL) {
-		diag_at(name, (long)err.line, (long)err.column, "%s", err.text);
+		/* jansson names its flag; the reader needs the rule */
+		diag_at(name, (long)err.line, (long)err.column, "%s",
+		    strstr(err.text, "JSON_ALLOW_NUL") != NULL ?
+		    "\\u0000 (a NUL character) is not allowed in a string" :
+		    err.text);
 		return EXIT_DATAERR;
 	}
 	return EXIT_OK;

@@ -20,6 +20,12 @@
 /* Nesting deeper than this is refused (both JSON and YAML). */
 #define LOAD_MAX_DEPTH 512
 /*
+ * An input larger than this is refused (EXIT_DATAERR) before more of
+ * it is read, so memory stays bounded: 256 MiB, documented in README.md.
+ * The environment variable UPKIT_MAX_INPUT (bytes) sets another limit.
+ */
+#define LOAD_MAX_BYTES ((size_t)256 << 20)
+/*
  * Nodes that YAML aliases may add, beyond the number of nodes written
  * out in the document itself.  A legitimate document reuses a few
  * anchors; an alias bomb multiplies them exponentially.
@@ -47,6 +53,13 @@ int load_buffer(const char *name, const char *buf, size_t len, json_t **out);
  * nothing, for callers with a fallback that diagnoses.
  */
 json_t *load_json_quiet(const char *buf, size_t len);
+
+/*
+ * load_duplicate_keys_win: from now on a duplicate YAML mapping key is a
+ * located warning and the last one wins, as Karamel's YAML reader
+ * (SnakeYAML) has it, instead of an error.  JSON keeps refusing them.
+ */
+void load_duplicate_keys_win(void);
 
 /* yaml_to_json: parse YAML (used by load_buffer; see yaml2json.c). */
 int yaml_to_json(const char *name, const char *buf, size_t len, json_t **out);

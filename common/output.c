@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "exitcodes.h"
@@ -108,11 +109,14 @@ output_text_commit(FILE *fp)
 	return status;
 }
 
+static int stdout_closed;
+
 int
 output_close(int status)
 {
 	int failed = fflush(stdout) != 0 || ferror(stdout);
 
+	stdout_closed = 1;
 	/* fclose reports errors that only show when the data leaves. */
 	if (fclose(stdout) != 0)
 		failed = 1;
@@ -121,4 +125,25 @@ output_close(int status)
 		return EXIT_IOERR;
 	}
 	return status;
+}
+
+/*
+ * check_stdout_at_exit: for exits that bypass output_close(), such as
+ * argp's after --help: a write error still makes the status EXIT_IOERR.
+ */
+static void
+check_stdout_at_exit(void)
+{
+	if (stdout_closed)
+		return;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		diag_error("stdout", "write error: %s", strerror(errno));
+		_exit(EXIT_IOERR);
+	}
+}
+
+void
+output_check_at_exit(void)
+{
+	atexit(check_stdout_at_exit);
 }

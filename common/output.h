@@ -45,5 +45,10 @@ void output_text_discard(FILE *fp);
 
 /* output_close: flush and close stdout; EXIT_IOERR if that failed. */
 int output_close(int status);
+/*
+ * output_check_at_exit: exits that skip output_close() (--help,
+ * --version) exit EXIT_IOERR when stdout could not be written.
+ */
+void output_check_at_exit(void);
 
 #endif

@@ -383,16 +383,13 @@ check_anti_affinity(struct access *a, const struct sysconf *sc)
 	return r;
 }
 
-int
-sysconf_load(struct access *a, const json_t *section, struct sysconf *sc)
+static int
+load_sections(struct access *a, const json_t *section, struct sysconf *sc)
 {
 	static const char *const known[] = { "version", "host_capacity",
 		"resources", "dependencies", "tenants", NULL };
 	json_int_t k = 1;
 
-	memset(sc, 0, sizeof *sc);
-	idmap_init(&sc->resource_ids);
-	idmap_init(&sc->vm_ids);
 	if (acc_as_object(a, section) < 0 ||
 	    acc_check_keys(a, section, known) < 0 ||
 	    acc_get_int_range(a, section, "host_capacity", ACC_OPTIONAL, 0,
@@ -404,6 +401,19 @@ sysconf_load(struct access *a, const json_t *section, struct sysconf *sc)
 	    load_tenants(a, section, sc) < 0)
 		return -1;
 	return check_capacity(a, sc) < 0 ? -1 : check_anti_affinity(a, sc);
+}
+
+/* sysconf_load: on -1, what was loaded is freed already. */
+int
+sysconf_load(struct access *a, const json_t *section, struct sysconf *sc)
+{
+	memset(sc, 0, sizeof *sc);
+	idmap_init(&sc->resource_ids);
+	idmap_init(&sc->vm_ids);
+	if (load_sections(a, section, sc) == 0)
+		return 0;
+	sysconf_free(sc);
+	return -1;
 }
 
 void

@@ -94,7 +94,10 @@ extern const char *const role_names[];		/* by bit position */
 extern const char *const activation_names[];	/* by enum activation */
 extern const char *const dep_type_names[];	/* by enum dep_type */
 
-/* sysconf_load: read section (the "system" object); 0 or -1. */
+/*
+ * sysconf_load: read section (the "system" object); 0, or -1 with
+ * nothing left to free (sysconf_free() is harmless then).
+ */
 int sysconf_load(struct access *a, const json_t *section, struct sysconf *sc);
 void sysconf_free(struct sysconf *sc);
 

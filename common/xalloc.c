@@ -1,5 +1,7 @@
 /* xalloc.c: allocation that exits on failure (see xalloc.h). */
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,4 +44,32 @@ char *
 xstrdup(const char *s)
 {
 	return checked(strdup(s));
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *s;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		diag_fatal(EXIT_SOFTWARE, "cannot format a message");
+	s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+void
+xreserve(char **buf, size_t *cap, size_t need)
+{
+	if (need <= *cap && *buf != NULL)
+		return;
+	*cap = need > 2 * *cap ? need : 2 * *cap;
+	*buf = xreallocarray(*buf, *cap, 1);
 }

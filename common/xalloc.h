@@ -13,5 +13,13 @@ void *xcalloc(size_t count, size_t size);
 /* xreallocarray: resize to count * size bytes, checking the product. */
 void *xreallocarray(void *ptr, size_t count, size_t size);
 char *xstrdup(const char *s);
+/* xasprintf: a new string formatted as printf would. */
+char *xasprintf(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* xreserve: grow *buf (of *cap bytes, or NULL) to hold need bytes. */
+void xreserve(char **buf, size_t *cap, size_t need);
 
 #endif

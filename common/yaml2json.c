@@ -49,6 +49,28 @@ struct builder {
 static int fail(struct builder *, const yaml_mark_t *, const char *, ...)
     DIAG_PRINTF(3, 4);
 
+static int last_key_wins;
+
+void
+load_duplicate_keys_win(void)
+{
+	last_key_wins = 1;
+}
+
+/* duplicate_key: the error, or with last_key_wins a warning. */
+static int
+duplicate_key(struct builder *b, const yaml_mark_t *m, const char *key)
+{
+	char where[64];
+
+	if (!last_key_wins)
+		return fail(b, m, "duplicate key '%s'", key);
+	snprintf(where, sizeof where, ":%ld:%ld", (long)m->line + 1,
+	    (long)m->column + 1);
+	diag_warn(b->name, where, "duplicate key '%s': the last one wins", key);
+	return EXIT_OK;
+}
+
 /* fail: report at a libyaml mark (0-based) as line:col (1-based). */
 static int
 fail(struct builder *b, const yaml_mark_t *m, const char *fmt, ...)
@@ -261,8 +283,7 @@ attach(struct builder *b, const yaml_event_t *ev, json_t *v, size_t size,
 			return fail(b, &ev->start_mark,
 			    "merge keys ('<<') are not supported");
 		if (json_object_get(f->node, f->key) != NULL)
-			return fail(b, &ev->start_mark,
-			    "duplicate key '%s'", f->key);
+			return duplicate_key(b, &ev->start_mark, f->key);
 		return EXIT_OK;
 	}
 	json_object_set_new(f->node, f->key, v);

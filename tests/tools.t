@@ -2,7 +2,8 @@
 # tools.t: promises every upkit tool keeps, checked for each binary:
 # a man page that lints clean and has the sections operators look for,
 # --help and --version on stdout with status 0, unknown options exit 64
-# with nothing on stdout, and a full disk on stdout is an error (74).
+# with nothing on stdout, and a full disk on stdout is an error (74),
+# after --help and --version too.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 version=$(cat "$top/VERSION")
@@ -51,6 +52,13 @@ check_options() {
 
 check_full_disk() {
 	tool=$1
+	# every output, --help and --version included (issue 11)
+	for opt in --help --version; do
+		set +e; "$tool" $opt >/dev/full 2>"$T/err"; st=$?; set -e
+		if [ "$st" = 74 ] && grep -q "write error" "$T/err"; then
+			pass "$1 $opt > /dev/full fails with status 74"
+		else fail "$1 $opt > /dev/full (status $st)"; diag "$T/err"; fi
+	done
 	case_dir=$(first_good_case "$tool")
 	if [ -z "$case_dir" ] || [ ! -w /dev/full ]; then
 		skip "$1: no successful data case to write to /dev/full"

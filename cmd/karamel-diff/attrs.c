@@ -26,13 +26,14 @@ attrs_merge(const json_t *base, const json_t *over)
 
 /* append_key: ".key", or ."key" when jq needs the quotes. */
 static void
-append_key(char *buf, size_t size, const char *key)
+append_key(char **buf, size_t *size, const char *key)
 {
-	size_t len = strlen(buf);
-	int plain = names_valid_word(key, strlen(key)) &&
+	size_t len = strlen(*buf), n = strlen(key);
+	int plain = names_valid_word(key, n) &&
 	    strpbrk(key, ".-") == NULL && !(key[0] >= '0' && key[0] <= '9');
 
-	snprintf(buf + len, size - len, plain ? ".%s" : ".\"%s\"", key);
+	xreserve(buf, size, len + n + 4);
+	snprintf(*buf + len, *size - len, plain ? ".%s" : ".\"%s\"", key);
 }
 
 static int
@@ -79,7 +80,7 @@ seen(const struct names *n, long cookbook, const char *key)
  */
 static int
 first_change(const struct names *n, long cookbook, const json_t *a,
-    const json_t *b, char *buf, size_t size)
+    const json_t *b, char **buf, size_t *size)
 {
 	const char **keys;
 	size_t count, i;
@@ -106,8 +107,9 @@ first_change(const struct names *n, long cookbook, const json_t *a,
 
 int
 attrs_seen_change(const struct names *n, size_t cookbook, const json_t *old,
-    const json_t *new, char *buf, size_t size)
+    const json_t *new, char **buf, size_t *size)
 {
-	buf[0] = '\0';
+	xreserve(buf, size, 1);
+	(*buf)[0] = '\0';
 	return first_change(n, (long)cookbook, old, new, buf, size);
 }

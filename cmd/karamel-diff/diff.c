@@ -125,27 +125,52 @@ cache_pair(struct scope_cache *c, size_t og, size_t ng)
 	return c->last = e;
 }
 
+/*
+ * cookbook_source: where c gets cookbook name from.  A cookbook the
+ * definition does not list comes with the listed ones (Berkshelf pulls
+ * it in as their dependency), so their sources, all of them, are its
+ * source: a branch change of the root cookbook changes it too.
+ */
+static const json_t *
+cookbook_source(const struct cluster *c, const char *name)
+{
+	const json_t *own = json_object_get(c->cookbooks, name);
+
+	return own != NULL ? own : c->cookbooks;
+}
+
+/* same_source: json_equal, but two absent sources are the same. */
+static int
+same_source(const json_t *a, const json_t *b)
+{
+	return a == b || (a != NULL && b != NULL && json_equal(a, b));
+}
+
 /* scope_reason: what changed for cookbook between two groups, or -1. */
 static long
 scope_reason(struct differ *x, const struct group *og, const struct group *ng,
     size_t cookbook)
 {
 	const char *name = idmap_key(&x->w->names.cookbooks, cookbook);
-	char path[512], part[600];
+	char *path = NULL, *part;
+	size_t size = 0;
 
 	x->text.len = 0;
-	if (!json_equal(json_object_get(x->old->cookbooks, name),
-	    json_object_get(x->new->cookbooks, name))) {
-		snprintf(part, sizeof part, "cookbook %s: source changed", name);
+	if (!same_source(cookbook_source(x->old, name),
+	    cookbook_source(x->new, name))) {
+		part = xasprintf("cookbook %s: source changed", name);
 		text_add(&x->text, part);
+		free(part);
 	}
 	if (!json_equal(og->provider, ng->provider))
 		text_add(&x->text, "provider changed");
 	if (attrs_seen_change(&x->w->names, cookbook, og->attrs, ng->attrs,
-	    path, sizeof path)) {
-		snprintf(part, sizeof part, "attribute %s changed", path);
+	    &path, &size)) {
+		part = xasprintf("attribute %s changed", path);
 		text_add(&x->text, part);
+		free(part);
 	}
+	free(path);
 	return x->text.len ? (long)intern(x->d, x->text.s) : -1;
 }
 
@@ -154,7 +179,7 @@ static long
 collect_reason(struct differ *x, size_t recipe)
 {
 	const struct dep_list *g = &world_deps(x->w, recipe)->global;
-	char part[256];
+	char *part;
 	size_t i, dep;
 
 	if (x->collect_reason[recipe] != -2)
@@ -164,10 +189,11 @@ collect_reason(struct differ *x, size_t recipe)
 		dep = g->recipe[i];
 		if (x->d->joined[dep] == 0 && x->d->left[dep] == 0)
 			continue;
-		snprintf(part, sizeof part, "collect %s: %zu joined, %zu left",
+		part = xasprintf("collect %s: %zu joined, %zu left",
 		    names_recipe_name(&x->w->names, dep), x->d->joined[dep],
 		    x->d->left[dep]);
 		text_add(&x->text, part);
+		free(part);
 	}
 	x->collect_reason[recipe] = x->text.len ?
 	    (long)intern(x->d, x->text.s) : -1;

@@ -19,23 +19,23 @@ struct vertex_names {
 static void
 names_make(struct vertex_names *vn, const struct plan *p)
 {
-	size_t n = p->graph.g.n, v, len = 0, cap = 64 * (n + 1), k;
-	char buf[512];
+	size_t n = p->graph.g.n, v, len = 0, cap = 64 * (n + 1), k, size = 0;
+	char *buf = NULL;
 
 	vn->text = xmalloc(cap);
 	vn->at = xcalloc(n + 1, sizeof *vn->at);
 	vn->len = xcalloc(n + 1, sizeof *vn->len);
 	for (v = 0; v < n; v++) {
-		plan_vertex_name(&p->graph, &p->world, &p->keys, v, buf,
-		    sizeof buf);
+		plan_vertex_name(&p->graph, &p->world, &p->keys, v, &buf,
+		    &size);
 		k = strlen(buf) + 1;
-		if (len + k > cap)
-			vn->text = xreallocarray(vn->text, cap *= 2, 1);
+		xreserve(&vn->text, &cap, len + k);
 		memcpy(vn->text + len, buf, k);
 		vn->at[v] = len;
 		vn->len[v] = k - 1;
 		len += k;
 	}
+	free(buf);
 }
 
 static const char *

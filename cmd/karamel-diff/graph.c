@@ -27,13 +27,13 @@ find_installs(const struct names *n)
 {
 	size_t i, count = n->cookbooks.count;
 	size_t *install = xcalloc(count + 1, sizeof *install);
-	char buf[512];
+	char *name;
 	long id;
 
 	for (i = 0; i < count; i++) {
-		snprintf(buf, sizeof buf, "%s::install",
-		    idmap_key(&n->cookbooks, i));
-		id = idmap_find(&n->recipes, buf);
+		name = xasprintf("%s::install", idmap_key(&n->cookbooks, i));
+		id = idmap_find(&n->recipes, name);
+		free(name);
 		install[i] = id < 0 ? (size_t)-1 : (size_t)id;
 	}
 	return install;
@@ -184,16 +184,18 @@ expanded_dependencies(const struct builder *b)
 
 const char *
 plan_vertex_name(const struct plan_graph *pg, const struct world *w,
-    const struct keyspace *ks, size_t v, char *buf, size_t size)
+    const struct keyspace *ks, size_t v, char **buf, size_t *size)
 {
 	size_t s = v - pg->nkeys;
+	const char *kind, *recipe;
 
 	if (v < pg->nkeys)
 		return keyspace_name(ks, w, v, buf, size);
-	snprintf(buf, size, "%s(%s)", pg->set_kind[s] == SET_COLLECT ?
-	    "collect" : "release", names_recipe_name(&w->names,
-	    pg->set_recipe[s]));
-	return buf;
+	kind = pg->set_kind[s] == SET_COLLECT ? "collect" : "release";
+	recipe = names_recipe_name(&w->names, pg->set_recipe[s]);
+	xreserve(buf, size, strlen(kind) + strlen(recipe) + 3);
+	snprintf(*buf, *size, "%s(%s)", kind, recipe);
+	return *buf;
 }
 
 static int
@@ -201,19 +203,20 @@ report_cycle(const struct plan_graph *pg, const struct world *w,
     const struct keyspace *ks, const struct diff *d, const size_t *cycle,
     size_t len, const char *old_file, const char *new_file)
 {
-	char name[512], *text = xcalloc(1, 1);
-	size_t i, tlen = 0, n, shown = len < CYCLE_SHOWN ? len : CYCLE_SHOWN;
+	char *name = NULL, *text = xcalloc(1, 1);
+	size_t size = 0, i, tlen = 0, n, shown = len < CYCLE_SHOWN ? len : CYCLE_SHOWN;
 	int old = cycle[0] < pg->nkeys ? d->action[cycle[0]] == ACTION_PURGE :
 	    pg->set_kind[cycle[0] - pg->nkeys] == SET_RELEASE;
 
 	for (i = 0; i <= shown; i++) {
-		plan_vertex_name(pg, w, ks, cycle[i % len], name, sizeof name);
+		plan_vertex_name(pg, w, ks, cycle[i % len], &name, &size);
 		n = strlen(name);
 		text = xreallocarray(text, tlen + n + 8, 1);
 		tlen += (size_t)snprintf(text + tlen, n + 8, "%s%s",
 		    i ? " -> " : "", i == shown && shown < len ? "..." : name);
 	}
 	diag_error(old ? old_file : new_file, "dependency cycle: %s", text);
+	free(name);
 	free(text);
 	return -1;
 }

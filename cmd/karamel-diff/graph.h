@@ -44,9 +44,12 @@ int plan_graph_build(struct plan_graph *pg, const struct world *w,
     const struct cluster *old, const struct cluster *new);
 void plan_graph_free(struct plan_graph *pg);
 
-/* plan_vertex_name: a key's name, or "collect(R)"/"release(R)". */
+/*
+ * plan_vertex_name: a key's name, or "collect(R)"/"release(R)", into
+ * *buf as keyspace_name() does.
+ */
 const char *plan_vertex_name(const struct plan_graph *pg,
     const struct world *w, const struct keyspace *ks, size_t v,
-    char *buf, size_t size);
+    char **buf, size_t *size);
 
 #endif

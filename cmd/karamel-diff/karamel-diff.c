@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "exitcodes.h"
+#include "load.h"
 #include "output.h"
 #include "plan.h"
 
@@ -27,7 +28,7 @@ struct options {
 	const char *old, *new;
 	char **karamelfiles;	/* the operands after OLD and NEW */
 	size_t nkaramelfiles;
-	int dot, detailed, quiet;
+	int dot, detailed, quiet, strict;
 };
 
 static const char usage_doc[] =
@@ -43,6 +44,8 @@ static const struct argp_option option_list[] = {
 	{ "exit-code", 'e', 0, 0, "Exit 2 when the plan changes anything, "
 	  "0 when it only checks", 0 },
 	{ "quiet", 'q', 0, 0, "No summary line on standard error", 0 },
+	{ "strict", 's', 0, 0, "Refuse duplicate YAML keys (by default the "
+	  "last one wins, with a warning, as in Karamel)", 0 },
 	{ 0 }
 };
 
@@ -75,6 +78,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	case 'q':
 		o->quiet = 1;
 		break;
+	case 's':
+		o->strict = 1;
+		break;
 	case ARGP_KEY_ARG:
 		if (o->old == NULL)
 			o->old = arg;
@@ -94,25 +100,28 @@ parse_opt(int key, char *arg, struct argp_state *state)
 
 /*
  * write_plan: the plan, or its graph, on stdout.  Everything is known
- * by now, so the JSON streams straight out, as output_json() would;
- * output_close() then tells whether it all arrived.
+ * by now, so the JSON streams straight out, as output_json() would.
+ * Both are flushed here, so that a failed write is known before the
+ * summary line would claim success.
  */
 static int
 write_plan(const struct plan *p, const struct options *o)
 {
 	FILE *fp;
+	int status = EXIT_OK;
 
 	if (!o->dot) {
 		plan_json(p, stdout, output_opts.compact);
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			diag_error("stdout", "write error: %s", strerror(errno));
-			return EXIT_IOERR;
-		}
-		return EXIT_OK;
+	} else {
+		fp = output_text_begin();
+		plan_dot(p, fp);
+		status = output_text_commit(fp);
 	}
-	fp = output_text_begin();
-	plan_dot(p, fp);
-	return output_text_commit(fp);
+	if (status == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout))) {
+		diag_error("stdout", "write error: %s", strerror(errno));
+		status = EXIT_IOERR;
+	}
+	return status;
 }
 
 static int
@@ -153,6 +162,8 @@ main(int argc, char **argv)
 	if (o.karamelfiles == NULL)
 		return EXIT_OSERR;
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
+	if (!o.strict)
+		load_duplicate_keys_win();
 	status = run(&o);
 	free(o.karamelfiles);
 	/* output_close turns a failed write into 74, whatever -e said. */

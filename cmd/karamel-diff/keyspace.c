@@ -212,19 +212,16 @@ keyspace_find(const struct keyspace *ks, size_t machine, size_t recipe)
 
 const char *
 keyspace_name(const struct keyspace *ks, const struct world *w, size_t key,
-    char *buf, size_t size)
+    char **buf, size_t *size)
 {
 	const char *recipe = names_recipe_name(&w->names, ks->recipe[key]);
 	const char *machine = idmap_key(&w->machines, ks->machine[key]);
 	size_t rl = strlen(recipe), ml = strlen(machine);
 
 	/* Called for every key: memcpy, not snprintf, makes it cheap. */
-	if (rl + ml + 2 > size) {
-		snprintf(buf, size, "%s@%s", recipe, machine);
-		return buf;
-	}
-	memcpy(buf, recipe, rl);
-	buf[rl] = '@';
-	memcpy(buf + rl + 1, machine, ml + 1);
-	return buf;
+	xreserve(buf, size, rl + ml + 2);
+	memcpy(*buf, recipe, rl);
+	(*buf)[rl] = '@';
+	memcpy(*buf + rl + 1, machine, ml + 1);
+	return *buf;
 }

@@ -38,9 +38,12 @@ void keyspace_free(struct keyspace *ks);
 /* keyspace_find: the key of recipe on machine, or -1. */
 long keyspace_find(const struct keyspace *ks, size_t machine, size_t recipe);
 
-/* keyspace_name: "cookbook::recipe@machine" into buf. */
+/*
+ * keyspace_name: "cookbook::recipe@machine" into *buf (of *size bytes,
+ * or NULL), grown as needed; the caller frees *buf.
+ */
 const char *keyspace_name(const struct keyspace *ks, const struct world *w,
-    size_t key, char *buf, size_t size);
+    size_t key, char **buf, size_t *size);
 
 /* natural_compare: strcmp, but runs of digits compare by value. */
 int natural_compare(const char *a, const char *b);

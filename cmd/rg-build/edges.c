@@ -64,6 +64,73 @@ add_edge(struct rgb *b, enum dep_type type, size_t d, size_t s,
 		    b->res[d].vertex, p);
 }
 
+/* dep_ends_known: both ends of dc name resources; else a located error. */
+static int
+dep_ends_known(struct rgb *b, struct access *a, const struct dep_change *dc)
+{
+	if (res_find(b, dc->dependent) < 0)
+		return access_fail_at(a, "dependent", "no resource has id "
+		    "\"%s\"", dc->dependent);
+	if (res_find(b, dc->sponsor) < 0)
+		return access_fail_at(a, "sponsor", "no resource has id \"%s\"",
+		    dc->sponsor);
+	return 0;
+}
+
+static int
+set_ends_known(struct rgb *b, struct access *a, const struct change_set *cs)
+{
+	size_t k, i;
+	int r = 0;
+
+	access_enter_key(a, "changes");
+	for (k = 0; r == 0 && k < cs->nchanges; k++) {
+		access_enter_index(a, k);
+		access_enter_key(a, "adds_dependencies");
+		for (i = 0; r == 0 && i < cs->changes[k].ndeps; i++) {
+			access_enter_index(a, i);
+			r = dep_ends_known(b, a, &cs->changes[k].deps[i]);
+			access_leave(a);
+		}
+		access_leave(a);
+		access_leave(a);
+	}
+	access_leave(a);
+	return r;
+}
+
+/*
+ * check_dep_ends: the dependencies that the live change sets of the
+ * state document's request model add name resources rg-build knows (a
+ * request given with -r is checked when it is resolved).
+ */
+int
+check_dep_ends(struct rgb *b)
+{
+	struct access a;
+	size_t q, s;
+	int r = 0;
+
+	access_init(&a, b->state_name);
+	access_enter_key(&a, "requests");
+	access_enter_key(&a, "requests");
+	for (q = 0; r == 0 && q < b->model.nreqs; q++) {
+		access_enter_index(&a, q);
+		access_enter_key(&a, "change_sets");
+		for (s = 0; r == 0 && s < b->model.reqs[q].nsets; s++) {
+			access_enter_index(&a, s);
+			if (live_set(&b->model.reqs[q].sets[s]))
+				r = set_ends_known(b, &a,
+				    &b->model.reqs[q].sets[s]);
+			access_leave(&a);
+		}
+		access_leave(&a);
+		access_leave(&a);
+	}
+	access_free(&a);
+	return r;
+}
+
 /* change_deps: what live changes add (future) or remove (current). */
 static void
 change_deps(struct rgb *b, char *removed, int add)

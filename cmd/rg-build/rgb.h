@@ -186,6 +186,8 @@ size_t undo_actions(struct rgb *b, struct opctx *o, struct pv now,
 int plan_vertices(struct rgb *b);
 
 /* edges.c */
+/* check_dep_ends: a located error (-1) if a dependency names no resource. */
+int check_dep_ends(struct rgb *b);
 int plan_edges(struct rgb *b);
 
 /* units.c */

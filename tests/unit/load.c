@@ -105,8 +105,8 @@ test_limits(void)
 	deep[1200] = '\0';
 	capture_begin();
 	st = load_buffer("deep.json", deep, 1200, &doc);
-	is_str(capture_end(), "upkit: deep.json: nesting deeper than 512 levels\n",
-	    "limits: JSON nested 600 deep is refused");
+	is_str(capture_end(), "upkit: deep.json:1:513: nesting deeper than 512 "
+	    "levels\n", "limits: JSON nested 600 deep is refused at column 513");
 	for (i = 0; i < 600; i++)
 		deep[i] = '[';
 	capture_begin();
@@ -168,6 +168,10 @@ test_errors(void)
 	expect_error("n.yaml", "a: \"x\\0y\"\n",
 	    "upkit: n.yaml:1:4: NUL character in scalar\n",
 	    "errors: a NUL in a string is refused");
+	expect_error("n.json", "{\"a\": \"x\\u0000y\"}",
+	    "upkit: n.json:1:16: \\u0000 (a NUL character) is not allowed in a "
+	    "string\n", "errors: a JSON NUL is refused without jansson's flag "
+	    "name");
 }
 
 int

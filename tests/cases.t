@@ -14,6 +14,9 @@
 # UPKIT_REGEN=1 rewrites the expected files of the cases it runs from
 # what the tools do now (review the diff!):
 #   UPKIT_REGEN=1 UPKIT_CASES='match-csp/*' prove tests/cases.t
+# The cases run UPKIT_JOBS at a time (default 2, one per core), each
+# job in a scratch folder of its own; the results are reported in the
+# order of the cases, so the output is the same whatever the timing.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -44,10 +47,10 @@ run_case() {
 	got=$(cat "$T/status")
 	if [ "$got" = "$want_status" ] && cmp -s "$T/want.out" "$T/out" &&
 	    cmp -s "$T/want.err" "$T/err"; then
-		pass "$name"
+		echo "ok $name"
 		return
 	fi
-	fail "$name"
+	echo "not ok $name"
 	[ "$got" = "$want_status" ] || echo "#   exit status $got, expected $want_status"
 	diff -u "$T/want.out" "$T/out" | sed 's/^/#   /' | head -40 || true
 	diff -u "$T/want.err" "$T/err" | sed 's/^/#   /' | head -20 || true
@@ -59,13 +62,45 @@ regen() {
 	if [ "$(cat "$T/status")" != 0 ]; then cp "$T/status" "$1/status"; else rm -f "$1/status"; fi
 }
 
+# The cases to run, one folder a line.
 for dir in "$top"/tests/*/*/; do
 	dir=${dir%/}
 	[ -f "$dir/args" ] || [ -f "$dir/cmd" ] || continue
-	tool=$(basename "$(dirname "$dir")")
-	name="$tool/$(basename "$dir")"
+	name="$(basename "$(dirname "$dir")")/$(basename "$dir")"
 	# shellcheck disable=SC2254 # the pattern is meant to match
 	case $name in ${UPKIT_CASES:-*}) ;; *) continue ;; esac
-	run_case "$dir" "$name" "$tool"
+	echo "$dir"
+done >"$T/cases"
+
+# run_job K N: every Nth case from the Kth, each verdict in $T/verdict.I.
+run_job() {
+	k=$1 n=$2 i=0
+	T="$T/job$k"
+	mkdir -p "$T"
+	while IFS= read -r dir; do
+		i=$((i + 1))
+		[ $(((i - 1) % n)) -eq "$k" ] || continue
+		tool=$(basename "$(dirname "$dir")")
+		run_case "$dir" "$tool/$(basename "$dir")" "$tool" \
+		    >"${T%/job*}/verdict.$i"
+	done <"${T%/job*}/cases"
+}
+
+jobs=${UPKIT_JOBS:-2}
+k=0
+while [ "$k" -lt "$jobs" ]; do
+	run_job "$k" "$jobs" &
+	k=$((k + 1))
 done
+wait
+
+i=0
+while IFS= read -r dir; do
+	i=$((i + 1))
+	{ IFS= read -r verdict; cat; } <"$T/verdict.$i" >"$T/diag"
+	case $verdict in
+	"ok "*) pass "${verdict#ok }" ;;
+	*) fail "${verdict#not ok }"; cat "$T/diag" ;;
+	esac
+done <"$T/cases"
 done_testing

@@ -86,6 +86,17 @@ report_time(const struct options *opt, const struct outcomes *o,
 	return 0;
 }
 
+/* add_system: the system the results leave, as the report's own. */
+static void
+add_system(const json_t *doc, const struct sched_list *l,
+    const struct rgraph *rg, json_t *report)
+{
+	json_t *sys = derive_system(doc, l, rg, report);
+
+	if (sys != NULL)
+		json_object_set_new(report, "system", sys);
+}
+
 /* build: the report section of doc, from the outcomes o. */
 static int
 build(struct access *a, const struct options *opt, json_t *doc,
@@ -94,7 +105,7 @@ build(struct access *a, const struct options *opt, json_t *doc,
 	struct sched_list l = { NULL, NULL, 0 };
 	struct rgraph rg;
 	struct report r;
-	json_t *sec;
+	json_t *sec, *rep;
 	char when[32];
 	size_t i;
 	int status = EXIT_DATAERR;
@@ -113,8 +124,9 @@ build(struct access *a, const struct options *opt, json_t *doc,
 			for (i = 0; i < json_array_size(o->unreachable); i++)
 				report_unreachable(&r, json_string_value(
 				    json_array_get(o->unreachable, i)));
-			state_put(doc, SECTION_REPORT, report_finish(&r,
-			    rg.iteration, when, "ansible"));
+			rep = report_finish(&r, rg.iteration, when, "ansible");
+			add_system(doc, &l, &rg, rep);
+			state_put(doc, SECTION_REPORT, rep);
 			report_free(&r);
 			status = EXIT_OK;
 		}

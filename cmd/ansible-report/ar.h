@@ -4,7 +4,8 @@
  * outcome.c reads the output of Ansible's json stdout callback into one
  * outcome per task name (action ids are task names; see
  * ansible-plan(1)); judge.c turns the outcomes of a group's actions and
- * undo steps into the results of upkit-state(5)'s report section.
+ * undo steps into the results of upkit-state(5)'s report section;
+ * derive.c applies those results to the system configuration.
  */
 #ifndef AR_H
 #define AR_H
@@ -15,6 +16,8 @@
 #include "access.h"
 #include "idmap.h"
 #include "report.h"
+#include "rgraph.h"
+#include "schedule.h"
 
 /* What Ansible says of a task, worst first wins when it ran twice. */
 enum outcome { OUT_ABSENT, OUT_SKIPPED, OUT_OK, OUT_FAILED, OUT_UNREACHABLE };
@@ -36,5 +39,13 @@ void outcomes_free(struct outcomes *o);
 /* judge_schedule: hand the result of every action of sched to r. */
 void judge_schedule(const json_t *sched, const struct outcomes *o,
     struct report *r);
+
+/*
+ * derive_system: a copy of doc's system as the results of the finished
+ * report section leave it, the schedules of l taken in the order they
+ * ran; NULL when doc has no system section.
+ */
+json_t *derive_system(const json_t *doc, const struct sched_list *l,
+    const struct rgraph *rg, const json_t *report);
 
 #endif

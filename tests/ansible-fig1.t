@@ -1,0 +1,122 @@
+#!/bin/sh
+# ansible-fig1.t: the Fig. 1 example of seed 000 upgraded from the first
+# iteration to done through the real ansible-playbook, "-c local",
+# unattended (seed 000 III.B, Fig. 4: rg-build | cg-coarsen |
+# batch-select | vm-migrate-plan | actuate-ansible, by
+# scripts/upgrade-loop).
+#
+# Every command of the catalog (esxcli, cephadm, vtysh, ...) and the
+# default migration command (openstack) is replaced by a stub, first on
+# PATH, that records its argument vector and succeeds.  The run must:
+# end done with status 0; keep every invariant (scripts/upkit-check);
+# run each command of every action that succeeded exactly once and
+# nothing else; and derive, in each report, the same system as the
+# simulator does in the same run without failures (ansible-report(1),
+# the refreshed system).  The request of examples/fig1 is dated
+# 2026-11-21 with a two-day completion period, so the reports are given
+# a time within it (-t).  About 40 s; plain build only.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+if [ -n "${UPKIT_SANITIZE:-}" ]; then
+	echo "1..0 # SKIP plain build only (the ansible-report cases run sanitized)"
+	exit 0
+fi
+for p in ansible-playbook jq python3; do
+	if ! command -v "$p" >/dev/null 2>&1; then
+		echo "1..0 # SKIP $p is missing (scripts/install-deps check)"
+		exit 0
+	fi
+done
+plan 6
+
+fig1="$top/examples/fig1"
+stubs="$T/stubs"
+mkdir -p "$stubs" "$T/home" "$T/tmp"
+# Every program the catalog names first in an argv, and openstack.
+names=$(sed -n 's/.*argv: \[\([^],]*\).*/\1/p' "$fig1/catalog.yaml" | sort -u)
+for c in $names openstack; do
+	cat >"$stubs/$c" <<'EOF'
+#!/bin/sh
+printf '%s' "${0##*/}" >>"$UPKIT_STUB_LOG"
+printf ' %s' "$@" >>"$UPKIT_STUB_LOG"
+echo >>"$UPKIT_STUB_LOG"
+EOF
+	chmod +x "$stubs/$c"
+done
+export UPKIT_STUB_LOG="$T/ran.txt" PATH="$stubs:$PATH"
+export HOME="$T/home" ANSIBLE_LOCAL_TEMP="$T/tmp" ANSIBLE_REMOTE_TEMP="$T/tmp"
+export ANSIBLE_PYTHON_INTERPRETER=auto_silent ANSIBLE_NOCOLOR=1
+: >"$UPKIT_STUB_LOG"
+
+inputs() {
+	echo -s "$fig1/system.yaml" -k "$fig1/catalog.yaml" -r "$fig1/request.yaml"
+}
+status=0
+# shellcheck disable=SC2046 # the paths hold no blanks
+"$top/scripts/upgrade-loop" -q -a ansible -d "$T/ansible" $(inputs) \
+    -- -c local -t 2026-11-21T09:00:00Z >"$T/loop.out" 2>"$T/loop.err" ||
+    status=$?
+outcome=$(jq -r .outcome "$T/ansible/summary.json" 2>/dev/null || echo none)
+if [ "$status" -eq 0 ] && [ "$outcome" = done ]; then
+	pass "the loop ends done with status 0"
+else
+	fail "the loop ends done with status 0 (status $status, outcome $outcome)"
+	diag "$T/loop.err"
+fi
+
+n=$(find "$T/ansible" -maxdepth 1 -name 'iter-*' | wc -l)
+# The last iteration's rg-build finds nothing left to do.
+if [ "$n" -eq 7 ] && [ ! -f "$T/ansible/iter-7/5-report.json" ]; then
+	pass "six iterations ran, as with the simulator"
+else
+	fail "six iterations ran, as with the simulator ($n folders)"
+fi
+
+if "$top/scripts/upkit-check" "$T/ansible" >"$T/check.out" 2>&1; then
+	pass "upkit-check finds every invariant kept"
+else
+	fail "upkit-check finds every invariant kept"
+	diag "$T/check.out"
+fi
+
+# ran: each argv of every action (and undo step) that succeeded, as the
+# stubs print it; no stub may have run anything else, nor twice.
+for r in "$T"/ansible/iter-*/5-report.json; do
+	jq -r '.report as $r | ($r.results + $r.other_results) as $res
+	    | [.schedule, .migrations.sub_iterations[]?.schedule]
+	    | .. | objects | select(has("argv") and has("id"))
+	    | select($res[.id] == "succeeded") | .argv | join(" ")' "$r"
+done | sort >"$T/want-ran.txt"
+sort "$UPKIT_STUB_LOG" >"$T/got-ran.txt"
+if [ -s "$T/want-ran.txt" ] && cmp -s "$T/want-ran.txt" "$T/got-ran.txt"; then
+	pass "every command of a succeeded action ran once, and nothing else ($(wc -l <"$T/got-ran.txt") commands)"
+else
+	fail "every command of a succeeded action ran once, and nothing else"
+	diff "$T/want-ran.txt" "$T/got-ran.txt" | head -20 | sed 's/^/#   /'
+fi
+
+if grep -q '^openstack server migrate' "$T/got-ran.txt" &&
+    grep -q '^vtysh .*bgp graceful-shutdown' "$T/got-ran.txt" &&
+    grep -q '^config bgp shutdown all' "$T/got-ran.txt"; then
+	pass "VMs, routers and switches were acted on by their own commands"
+else
+	fail "VMs, routers and switches were acted on by their own commands"
+fi
+
+# shellcheck disable=SC2046
+"$top/scripts/upgrade-loop" -q -d "$T/sim" $(inputs) >/dev/null 2>&1 || true
+same=0
+for i in 1 2 3 4 5 6; do
+	jq -S .report.system "$T/ansible/iter-$i/5-report.json" >"$T/a.json" 2>/dev/null
+	jq -S .report.system "$T/sim/iter-$i/5-report.json" >"$T/s.json" 2>/dev/null
+	if [ -s "$T/a.json" ] && cmp -s "$T/a.json" "$T/s.json"; then
+		same=$((same + 1))
+	else
+		diff "$T/s.json" "$T/a.json" | head -10 | sed "s/^/#   iteration $i: /"
+	fi
+done
+if [ "$same" -eq 6 ]; then
+	pass "each report's derived system equals the simulator's"
+else
+	fail "each report's derived system equals the simulator's ($same of 6)"
+fi

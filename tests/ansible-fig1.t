@@ -48,16 +48,13 @@ export HOME="$T/home" ANSIBLE_LOCAL_TEMP="$T/tmp" ANSIBLE_REMOTE_TEMP="$T/tmp"
 export ANSIBLE_PYTHON_INTERPRETER=auto_silent ANSIBLE_NOCOLOR=1
 : >"$UPKIT_STUB_LOG"
 
-inputs() {
-	echo -s "$fig1/system.yaml" -k "$fig1/catalog.yaml" -r "$fig1/request.yaml"
-}
+set -- -s "$fig1/system.yaml" -k "$fig1/catalog.yaml" -r "$fig1/request.yaml"
 status=0
-# shellcheck disable=SC2046 # the paths hold no blanks
-"$top/scripts/upgrade-loop" -q -a ansible -d "$T/ansible" $(inputs) \
+"$top/scripts/upgrade-loop" -q -a ansible -d "$T/ansible" "$@" \
     -- -c local -t 2026-11-21T09:00:00Z >"$T/loop.out" 2>"$T/loop.err" ||
     status=$?
 outcome=$(jq -r .outcome "$T/ansible/summary.json" 2>/dev/null || echo none)
-if [ "$status" -eq 0 ] && [ "$outcome" = done ]; then
+if [ "$status" -eq 0 ] && [ "$outcome" = "done" ]; then
 	pass "the loop ends done with status 0"
 else
 	fail "the loop ends done with status 0 (status $status, outcome $outcome)"
@@ -103,8 +100,7 @@ else
 	fail "VMs, routers and switches were acted on by their own commands"
 fi
 
-# shellcheck disable=SC2046
-"$top/scripts/upgrade-loop" -q -d "$T/sim" $(inputs) >/dev/null 2>&1 || true
+"$top/scripts/upgrade-loop" -q -d "$T/sim" "$@" >/dev/null 2>&1 || true
 same=0
 for i in 1 2 3 4 5 6; do
 	jq -S .report.system "$T/ansible/iter-$i/5-report.json" >"$T/a.json" 2>/dev/null

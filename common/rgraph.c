@@ -29,6 +29,18 @@ rgraph_init(struct rgraph *g)
 	idmap_init(&g->unit_ids);
 }
 
+json_t *
+rgraph_actions_by_id(const struct rgraph *g)
+{
+	json_t *map = json_object();
+	size_t k;
+
+	for (k = 0; k < g->nactions; k++)
+		json_object_set(map, json_string_value(json_object_get(
+		    g->actions[k], "id")), g->actions[k]);
+	return map;
+}
+
 void
 rgraph_free(struct rgraph *g)
 {

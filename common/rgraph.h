@@ -135,6 +135,8 @@ size_t rgraph_unit(struct rgraph *g, const char *id,
 
 /* rgraph_load: the "resource_graph" section; 0 or -1 (diagnosed). */
 int rgraph_load(struct access *a, const json_t *section, struct rgraph *g);
+/* rgraph_actions_by_id: a new object mapping each action's id to it. */
+json_t *rgraph_actions_by_id(const struct rgraph *g);
 /*
  * rgraph_write: the section's members after "version", streamed into
  * the open section object; g is a const struct rgraph * (the shape

@@ -160,3 +160,48 @@ sched_format(const char *fmt, ...)
 	va_end(ap);
 	return s;
 }
+
+static const char *
+text_of(const json_t *obj, const char *key)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	return s != NULL ? s : "?";
+}
+
+/* task_words: what action does, in a person's words (a new string). */
+static char *
+task_words(const json_t *action, const json_t *rg_action)
+{
+	const char *op = text_of(action, "op");
+
+	if (json_object_get(action, "manual") != NULL)
+		return sched_format("%s", text_of(action, "manual"));
+	if (strcmp(op, "migrate") == 0)
+		return sched_format("migrate %s from %s to %s", text_of(action,
+		    "vm"), text_of(action, "source"), text_of(action,
+		    "destination"));
+	if (json_is_string(json_object_get(rg_action, "product")))
+		return sched_format("%s %s %s %s %s", op, text_of(rg_action,
+		    "product"), text_of(rg_action, "version"),
+		    strcmp(op, "remove") == 0 ? "from" : "on",
+		    text_of(action, "resource"));
+	return sched_format("%s %s", op, text_of(action, "resource"));
+}
+
+char *
+sched_task_name(const json_t *step, const json_t *action,
+    const json_t *rg_action)
+{
+	const char *prefix = "";
+	char *words, *name;
+
+	if (step != action)
+		prefix = step == json_object_get(action, "on_failure") ?
+		    "replace: " : "undo: ";
+	words = json_object_get(step, "manual") != NULL ?
+	    task_words(step, NULL) : task_words(action, rg_action);
+	name = sched_format("%s%s [%s]", prefix, words, text_of(step, "id"));
+	free(words);
+	return name;
+}

@@ -65,6 +65,24 @@ json_t *sched_action(const char *id, const char *phase, const char *op,
 /* sched_add_undo: append undo (stolen) to action's undo list. */
 void sched_add_undo(json_t *action, json_t *undo);
 
+/*
+ * sched_task_name: what an actuator calls a step for a person, a new
+ * string: its words, then its id in brackets, which keeps the name
+ * unique and traceable to the plan:
+ *
+ *	deactivate hv6 [i1/deactivate:hv6:esxi@6.7]
+ *	install qemu 7.2 on hv1 [r1/storage-to-ceph.4:hv1:1]
+ *	migrate t3-vm1 from host6 to host11 [i1/migrate:t3-vm1:host6:host11]
+ *	undo: install qemu 7.2 on hv1 [r1/storage-to-ceph.4:hv1:1~undo]
+ *
+ * action is the scheduled action step belongs to (step itself, or the
+ * action of an undo step or a replacement); rg_action, when not NULL,
+ * is the resource graph's action of the same id, whose product and
+ * version name an upgrade action's product.
+ */
+char *sched_task_name(const json_t *step, const json_t *action,
+    const json_t *rg_action);
+
 /* sched_format: a new string, printf-style (caller frees). */
 char *sched_format(const char *fmt, ...) DIAG_PRINTF(1, 2);
 

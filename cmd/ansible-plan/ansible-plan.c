@@ -17,6 +17,8 @@
 #include "exitcodes.h"
 #include "load.h"
 #include "output.h"
+#include "rgraph.h"
+#include "state.h"
 
 struct options {
 	const char *file;
@@ -72,6 +74,28 @@ controller(const json_t *doc)
 	return NULL;
 }
 
+/*
+ * rg_actions: the resource graph's actions by id (empty without the
+ * section), for the task names; NULL once diagnosed.
+ */
+static json_t *
+rg_actions(struct access *a, const json_t *doc)
+{
+	const json_t *sec = state_section(doc, SECTION_RESOURCE_GRAPH);
+	struct rgraph rg;
+	json_t *map = NULL;
+
+	if (sec == NULL)
+		return json_object();
+	rgraph_init(&rg);
+	access_enter_key(a, "resource_graph");
+	if (rgraph_load(a, sec, &rg) == 0)
+		map = rgraph_actions_by_id(&rg);
+	access_leave(a);
+	rgraph_free(&rg);
+	return map;
+}
+
 /* translate: check doc, then write the YAML all at once or not at all. */
 static int
 translate(const struct options *o, const json_t *doc)
@@ -80,18 +104,24 @@ translate(const struct options *o, const json_t *doc)
 	struct sched_list p = { NULL, NULL, 0 };
 	struct yamlw w;
 	FILE *fp = output_text_begin();
+	json_t *by_id = NULL;
 	int r;
 
 	access_init(&a, load_name(o->file));
 	yw_open(&w, fp);
 	if (o->inventory)
 		r = inventory_write(&a, doc, &w);
-	else if ((r = plan_collect(&a, doc, &p)) == 0)
-		playbook_write(&w, &p, controller(doc));
+	else if ((r = plan_collect(&a, doc, &p)) == 0) {
+		if ((by_id = rg_actions(&a, doc)) == NULL)
+			r = -1;
+		else
+			playbook_write(&w, &p, controller(doc), by_id);
+	}
 	if (yw_close(&w) < 0 && r == 0) {
 		diag_error(NULL, "libyaml could not emit the YAML");
 		r = -2;
 	}
+	json_decref(by_id);
 	sched_list_free(&p);
 	access_free(&a);
 	if (r < 0) {

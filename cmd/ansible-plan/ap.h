@@ -47,9 +47,12 @@ int plan_collect(struct access *a, const json_t *doc, struct sched_list *p);
 int host_name_ok(const char *s);
 
 /* playbook.c */
-/* controller: where cloud-API actions are delegated, or NULL. */
+/*
+ * controller: where cloud-API actions are delegated, or NULL;
+ * rg_actions: the resource graph's actions by id, for task names.
+ */
 void playbook_write(struct yamlw *w, const struct sched_list *p,
-    const char *controller);
+    const char *controller, const json_t *rg_actions);
 
 /* inventory.c */
 int inventory_write(struct access *a, const json_t *doc, struct yamlw *w);

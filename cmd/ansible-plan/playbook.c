@@ -8,7 +8,8 @@
  * actions keep their order while different groups run in parallel
  * under the "free" strategy, at most "concurrency" anchors at once
  * (serial).  Each group is a block whose tasks are its actions, named
- * by action id; its rescue runs the undo steps of the actions that had
+ * for a person and ending with the action id in brackets
+ * (sched_task_name(), which ansible-report finds them by); its rescue runs the undo steps of the actions that had
  * completed, last action first (resource-level undo, III.A), then the
  * replacement of a failed migration.  A stage with a manual step runs
  * under the "linear" strategy, since ansible.builtin.pause cannot run
@@ -41,6 +42,7 @@ struct pb {
 	const char **anchors;	/* block -> its anchor */
 	unsigned char *required;	/* block -> some block requires it */
 	const char *controller;	/* where cloud-API actions run, or NULL */
+	const json_t *rg_actions;	/* resource graph action id -> action */
 };
 
 static const char *
@@ -131,23 +133,27 @@ cloud_api(const json_t *action)
 }
 
 /*
- * task: one step as a task.  reg > 0 registers its result; cond, when
- * given, is the condition on an earlier registered result; api says
- * that the step calls the cloud's API.
+ * task: one step of action (the action itself, an undo step or its
+ * replacement) as a task, named for a person (sched_task_name()).  reg
+ * > 0 registers its result; cond, when given, is the condition on an
+ * earlier registered result.  Cloud-API steps go to the controller.
  */
 static void
-task(struct pb *b, const json_t *step, const char *anchor_host, long reg,
-    const char *cond, long cond_reg, int api)
+task(struct pb *b, const json_t *step, const json_t *action,
+    const char *anchor_host, long reg, const char *cond, long cond_reg)
 {
 	struct yamlw *w = b->w;
 	const char *where = str(step, "host");
-	char buf[64];
+	char buf[64], *name;
 
-	if (api && b->controller != NULL)
+	if (cloud_api(action) && b->controller != NULL)
 		where = b->controller;
 
 	yw_map(w, 0);
-	key_unsafe(w, "name", str(step, "id"));
+	name = sched_task_name(step, action, json_object_get(b->rg_actions,
+	    str(action, "id")));
+	key_unsafe(w, "name", name);
+	free(name);
 	if (cond != NULL) {
 		snprintf(buf, sizeof buf, "upkit_r%ld is defined and upkit_r%ld "
 		    "is %s", cond_reg, cond_reg, cond);
@@ -183,13 +189,13 @@ rescue(struct pb *b, const json_t *group, const char *host, long first_reg)
 	for (i = n; i-- > 0;) {
 		act = json_array_get(actions, i);
 		json_array_foreach(json_object_get(act, "undo"), k, u)
-			task(b, u, host, 0, "succeeded", first_reg + (long)i,
-			    cloud_api(act));
+			task(b, u, act, host, 0, "succeeded",
+			    first_reg + (long)i);
 	}
 	json_array_foreach(actions, i, act)
 		if (json_object_get(act, "on_failure") != NULL)
-			task(b, json_object_get(act, "on_failure"), host, 0,
-			    "failed", first_reg + (long)i, cloud_api(act));
+			task(b, json_object_get(act, "on_failure"), act, host,
+			    0, "failed", first_reg + (long)i);
 	yw_end_seq(b->w);
 }
 
@@ -260,7 +266,7 @@ group_block(struct pb *b, const json_t *group)
 	yw_plain(w, "block");
 	yw_seq(w, 0);
 	json_array_foreach(json_object_get(group, "actions"), i, act)
-		task(b, act, host, ++b->reg, NULL, 0, cloud_api(act));
+		task(b, act, act, host, ++b->reg, NULL, 0);
 	if (b->required[k])
 		done_flag(b, k);
 	yw_end_seq(w);
@@ -393,9 +399,10 @@ index_blocks(struct pb *b, const struct sched_list *p)
 
 void
 playbook_write(struct yamlw *w, const struct sched_list *p,
-    const char *controller)
+    const char *controller, const json_t *rg_actions)
 {
-	struct pb b = { .w = w, .controller = controller };
+	struct pb b = { .w = w, .controller = controller,
+		.rg_actions = rg_actions };
 	const json_t *st;
 	size_t i, j, plays = 0;
 

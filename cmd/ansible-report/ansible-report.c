@@ -86,15 +86,27 @@ report_time(const struct options *opt, const struct outcomes *o,
 	return 0;
 }
 
-/* add_system: the system the results leave, as the report's own. */
-static void
-add_system(const json_t *doc, const struct sched_list *l,
-    const struct rgraph *rg, json_t *report)
+/* judge_all: the report section of the schedules l, from o. */
+static json_t *
+judge_all(const json_t *doc, const struct sched_list *l,
+    const struct rgraph *rg, const struct outcomes *o, const char *when)
 {
-	json_t *sys = derive_system(doc, l, rg, report);
+	json_t *by_id = rgraph_actions_by_id(rg), *rep, *sys;
+	struct report r;
+	size_t i;
 
-	if (sys != NULL)
-		json_object_set_new(report, "system", sys);
+	report_init(&r, rg, state_section(doc, SECTION_REQUESTS));
+	for (i = 0; i < l->n; i++)
+		judge_schedule(l->sched[i], o, by_id, &r);
+	for (i = 0; i < json_array_size(o->unreachable); i++)
+		report_unreachable(&r, json_string_value(json_array_get(
+		    o->unreachable, i)));
+	rep = report_finish(&r, rg->iteration, when, "ansible");
+	if ((sys = derive_system(doc, l, by_id, rep)) != NULL)
+		json_object_set_new(rep, "system", sys);
+	report_free(&r);
+	json_decref(by_id);
+	return rep;
 }
 
 /* build: the report section of doc, from the outcomes o. */
@@ -104,10 +116,8 @@ build(struct access *a, const struct options *opt, json_t *doc,
 {
 	struct sched_list l = { NULL, NULL, 0 };
 	struct rgraph rg;
-	struct report r;
-	json_t *sec, *rep;
+	json_t *sec;
 	char when[32];
-	size_t i;
 	int status = EXIT_DATAERR;
 
 	rgraph_init(&rg);
@@ -117,17 +127,8 @@ build(struct access *a, const struct options *opt, json_t *doc,
 		access_enter_key(a, "resource_graph");
 		if (rgraph_load(a, sec, &rg) == 0 &&
 		    report_time(opt, o, when, sizeof when) == 0) {
-			report_init(&r, &rg, state_section(doc,
-			    SECTION_REQUESTS));
-			for (i = 0; i < l.n; i++)
-				judge_schedule(l.sched[i], o, &r);
-			for (i = 0; i < json_array_size(o->unreachable); i++)
-				report_unreachable(&r, json_string_value(
-				    json_array_get(o->unreachable, i)));
-			rep = report_finish(&r, rg.iteration, when, "ansible");
-			add_system(doc, &l, &rg, rep);
-			state_put(doc, SECTION_REPORT, rep);
-			report_free(&r);
+			state_put(doc, SECTION_REPORT, judge_all(doc, &l, &rg,
+			    o, when));
 			status = EXIT_OK;
 		}
 	}

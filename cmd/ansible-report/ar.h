@@ -2,8 +2,8 @@
  * ar.h: what the parts of ansible-report share.
  *
  * outcome.c reads the output of Ansible's json stdout callback into one
- * outcome per task name (action ids are task names; see
- * ansible-plan(1)); judge.c turns the outcomes of a group's actions and
+ * outcome per task name (a step's name ends with its id in brackets;
+ * see ansible-plan(1)); judge.c turns the outcomes of a group's actions and
  * undo steps into the results of upkit-state(5)'s report section;
  * derive.c applies those results to the system configuration.
  */
@@ -36,9 +36,13 @@ int outcomes_load(struct access *a, const json_t *doc, struct outcomes *o);
 enum outcome outcome_of(const struct outcomes *o, const char *name);
 void outcomes_free(struct outcomes *o);
 
-/* judge_schedule: hand the result of every action of sched to r. */
+/*
+ * judge_schedule: hand the result of every action of sched to r; tasks
+ * are found by the names ansible-plan gave them (sched_task_name(),
+ * with the resource graph's actions by id, rg_actions).
+ */
 void judge_schedule(const json_t *sched, const struct outcomes *o,
-    struct report *r);
+    const json_t *rg_actions, struct report *r);
 
 /*
  * derive_system: a copy of doc's system as the results of the finished
@@ -46,6 +50,6 @@ void judge_schedule(const json_t *sched, const struct outcomes *o,
  * ran; NULL when doc has no system section.
  */
 json_t *derive_system(const json_t *doc, const struct sched_list *l,
-    const struct rgraph *rg, const json_t *report);
+    const json_t *rg_actions, const json_t *report);
 
 #endif

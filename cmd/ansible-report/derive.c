@@ -22,7 +22,7 @@
 struct derive {
 	json_t *system;			/* the copy being changed */
 	const json_t *results, *other;	/* the report's result maps */
-	json_t *rg_actions;		/* resource graph action id -> action */
+	const json_t *rg_actions;	/* resource graph action id -> action */
 	const json_t *rg_edges, *catalog;
 };
 
@@ -227,28 +227,22 @@ derive_schedule(struct derive *d, const json_t *sched)
 
 json_t *
 derive_system(const json_t *doc, const struct sched_list *l,
-    const struct rgraph *rg, const json_t *report)
+    const json_t *rg_actions, const json_t *report)
 {
 	const json_t *rgsec = json_object_get(doc, "resource_graph");
 	struct derive d = {
 		.system = json_deep_copy(json_object_get(doc, "system")),
 		.results = json_object_get(report, "results"),
 		.other = json_object_get(report, "other_results"),
-		.rg_actions = json_object(),
+		.rg_actions = rg_actions,
 		.rg_edges = json_object_get(rgsec, "edges"),
 		.catalog = json_object_get(doc, "catalog"),
 	};
 	size_t k;
 
-	if (d.system == NULL) {
-		json_decref(d.rg_actions);
+	if (d.system == NULL)
 		return NULL;
-	}
-	for (k = 0; k < rg->nactions; k++)
-		json_object_set(d.rg_actions, text(rg->actions[k], "id"),
-		    rg->actions[k]);
 	for (k = 0; k < l->n; k++)
 		derive_schedule(&d, l->sched[k]);
-	json_decref(d.rg_actions);
 	return d.system;
 }

@@ -18,28 +18,46 @@
 
 #include "ar.h"
 
+/* What judging one schedule needs besides the report. */
+struct judge {
+	const struct outcomes *o;
+	const json_t *rg_actions;	/* resource graph action id -> action */
+};
+
 static const char *
 id_of(const json_t *step)
 {
 	return json_string_value(json_object_get(step, "id"));
 }
 
+/* step_outcome: what Ansible says of step, a step of action. */
+static enum outcome
+step_outcome(const struct judge *j, const json_t *step, const json_t *action)
+{
+	char *name = sched_task_name(step, action, json_object_get(
+	    j->rg_actions, id_of(action)));
+	enum outcome v = outcome_of(j->o, name);
+
+	free(name);
+	return v;
+}
+
 static int
-undo_succeeded(const json_t *action, const struct outcomes *o)
+undo_succeeded(const struct judge *j, const json_t *action)
 {
 	const json_t *u;
 	size_t i;
 
 	json_array_foreach(json_object_get(action, "undo"), i, u)
-		if (outcome_of(o, id_of(u)) != OUT_OK)
+		if (step_outcome(j, u, action) != OUT_OK)
 			return 0;
 	return 1;
 }
 
 static enum action_result
-judge_action(const json_t *action, const struct outcomes *o, int broke)
+judge_action(const struct judge *j, const json_t *action, int broke)
 {
-	switch (outcome_of(o, id_of(action))) {
+	switch (step_outcome(j, action, action)) {
 	case OUT_UNREACHABLE:
 		return RESULT_UNDO_FAILED;
 	case OUT_FAILED:
@@ -48,7 +66,7 @@ judge_action(const json_t *action, const struct outcomes *o, int broke)
 		if (!broke || json_array_size(json_object_get(action,
 		    "undo")) == 0)
 			return RESULT_SUCCEEDED;
-		return undo_succeeded(action, o) ? RESULT_UNDONE :
+		return undo_succeeded(j, action) ? RESULT_UNDONE :
 		    RESULT_UNDO_FAILED;
 	default:
 		return RESULT_NOT_RUN;
@@ -56,9 +74,10 @@ judge_action(const json_t *action, const struct outcomes *o, int broke)
 }
 
 static enum action_result
-judge_replacement(const json_t *step, const struct outcomes *o)
+judge_replacement(const struct judge *j, const json_t *step,
+    const json_t *action)
 {
-	switch (outcome_of(o, id_of(step))) {
+	switch (step_outcome(j, step, action)) {
 	case OUT_OK:
 		return RESULT_SUCCEEDED;
 	case OUT_FAILED:
@@ -71,7 +90,7 @@ judge_replacement(const json_t *step, const struct outcomes *o)
 
 /* skipped: nothing of group ran, as its unmet conditions required. */
 static int
-skipped(const json_t *group, const struct outcomes *o, struct report *r)
+skipped(const struct judge *j, const json_t *group, struct report *r)
 {
 	const json_t *act;
 	char *why;
@@ -79,7 +98,7 @@ skipped(const json_t *group, const struct outcomes *o, struct report *r)
 	int blocked;
 
 	json_array_foreach(json_object_get(group, "actions"), i, act)
-		if (outcome_of(o, id_of(act)) >= OUT_OK)
+		if (step_outcome(j, act, act) >= OUT_OK)
 			return 0;
 	if ((why = report_unmet(r, group, &blocked)) == NULL)
 		return 0;
@@ -89,32 +108,33 @@ skipped(const json_t *group, const struct outcomes *o, struct report *r)
 }
 
 static void
-judge_group(const json_t *group, const struct outcomes *o, struct report *r)
+judge_group(const struct judge *j, const json_t *group, struct report *r)
 {
 	const json_t *actions = json_object_get(group, "actions"), *act, *f;
 	size_t i;
 	int broke = 0;
 
-	if (skipped(group, o, r))
+	if (skipped(j, group, r))
 		return;
 	json_array_foreach(actions, i, act)
-		broke |= outcome_of(o, id_of(act)) >= OUT_FAILED;
+		broke |= step_outcome(j, act, act) >= OUT_FAILED;
 	json_array_foreach(actions, i, act) {
-		report_action(r, act, judge_action(act, o, broke));
+		report_action(r, act, judge_action(j, act, broke));
 		if ((f = json_object_get(act, "on_failure")) != NULL)
-			report_step(r, id_of(f), judge_replacement(f, o));
+			report_step(r, id_of(f), judge_replacement(j, f, act));
 	}
 }
 
 void
 judge_schedule(const json_t *sched, const struct outcomes *o,
-    struct report *r)
+    const json_t *rg_actions, struct report *r)
 {
+	const struct judge j = { o, rg_actions };
 	const json_t *stage, *group;
-	size_t i, j;
+	size_t i, k;
 
 	report_schedule(r, id_of(sched));
 	json_array_foreach(json_object_get(sched, "stages"), i, stage)
-		json_array_foreach(json_object_get(stage, "groups"), j, group)
-			judge_group(group, o, r);
+		json_array_foreach(json_object_get(stage, "groups"), k, group)
+			judge_group(&j, group, r);
 }

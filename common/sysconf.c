@@ -71,12 +71,34 @@ load_products(struct access *a, const json_t *obj, json_t **out)
 	return 0;
 }
 
+/*
+ * load_address: the optional address, a host name or an IPv4 or IPv6
+ * address: letters, digits and '.', '-', '_', ':' only, so that no tool
+ * that writes it (an inventory's ansible_host) can be told anything else.
+ */
+static int
+load_address(struct access *a, const json_t *obj, const char **out)
+{
+	static const char allowed[] = "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:";
+	int r = acc_get_string(a, obj, "address", ACC_OPTIONAL, out);
+
+	if (r != 0) {
+		*out = NULL;
+		return r < 0 ? -1 : 0;
+	}
+	if (**out == '\0' || **out == '-' || (*out)[strspn(*out, allowed)] != '\0')
+		return access_fail_at(a, "address", "\"%s\" is not a host "
+		    "name or an IP address", *out);
+	return 0;
+}
+
 static int
 load_resource(struct access *a, const json_t *obj, struct sysconf *sc,
     struct resource *res)
 {
 	static const char *const known[] = { "id", "kind", "roles", "status",
-		"capacity", "min_sponsors", "products", NULL };
+		"capacity", "min_sponsors", "products", "address", NULL };
 	json_int_t capacity = sc->host_capacity, min_sponsors = 0;
 	int kind, status = STATUS_ACTIVE;
 
@@ -90,6 +112,7 @@ load_resource(struct access *a, const json_t *obj, struct sysconf *sc,
 	    &capacity) < 0 ||
 	    acc_get_int_range(a, obj, "min_sponsors", ACC_OPTIONAL, 0,
 	    1000000, &min_sponsors) < 0 ||
+	    load_address(a, obj, &res->address) < 0 ||
 	    load_roles(a, obj, &res->roles) < 0 ||
 	    load_products(a, obj, &res->products) < 0)
 		return -1;

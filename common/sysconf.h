@@ -52,6 +52,7 @@ struct resource {
 	long capacity;			/* K: VMs it can host (compute hosts) */
 	long min_sponsors;		/* aggregates: sponsors needed, else 0 */
 	json_t *products;		/* product name -> version string */
+	const char *address;		/* where tools reach it, or NULL */
 };
 
 struct dependency {

@@ -2,7 +2,8 @@
  * inventory.c: an Ansible inventory in YAML from the system section:
  * every resource that is itself an inventory host (a host, switch,
  * router or controller; see upkit-state(5), the schedule section's
- * "host"), in system order, then grouped by kind (upkit_hosts,
+ * "host"), in system order, with its address as ansible_host when the
+ * system gives one, then grouped by kind (upkit_hosts,
  * upkit_switches, upkit_routers, upkit_controllers) and by role
  * (upkit_role_compute, ...): fixed names, never from the input, and no
  * host may be called upkit_*, so that no group name can capture a
@@ -92,6 +93,10 @@ write_hosts(struct yamlw *w, const struct sysconf *sc)
 			continue;
 		yw_quoted(w, sc->resources[i].id);
 		yw_map(w, 1);
+		if (sc->resources[i].address != NULL) {
+			yw_plain(w, "ansible_host");
+			yw_unsafe(w, sc->resources[i].address);
+		}
 		yw_end_map(w);
 	}
 	yw_end_map(w);

@@ -156,8 +156,13 @@ host_resource(struct build *b, const char *id, const json_t *roles)
 	const char *status = json_is_true(json_object_get(json_object_get(
 	    b->all_hosts, id), "compute")) ? host_status(b, id) : NULL;
 
+	const char *ip = json_string_value(json_object_get(json_object_get(
+	    b->im->hosts, id), "address"));
+
 	if (status != NULL)
 		json_object_set_new(r, "status", json_string(status));
+	if (ip != NULL && *ip != '\0')
+		json_object_set_new(r, "address", json_string(ip));
 	if (json_object_get(b->capacity, id) != NULL)
 		json_object_set(r, "capacity", json_object_get(b->capacity, id));
 	json_object_set_new(r, "products", host_products(b));

@@ -1,7 +1,7 @@
 /*
  * hosts.c: compute hosts from "openstack hypervisor list --long -f
- * json": columns ID, Hypervisor Hostname, Hypervisor Type, Host IP,
- * State and, before compute API 2.88, vCPUs Used, vCPUs, Memory MB Used
+ * json": columns ID, Hypervisor Hostname, Hypervisor Type, Host IP (the
+ * host's address, for the inventory's ansible_host), State and, before compute API 2.88, vCPUs Used, vCPUs, Memory MB Used
  * and Memory MB (ignored: capacity in VM slots comes from the site
  * file).  "Status" is read when present (hypervisor show).
  *
@@ -70,11 +70,26 @@ text_column(struct access *a, const json_t *row, const char *key,
 	return 0;
 }
 
+/* host_ip: the optional Host IP column, an address upkit-state(5) takes. */
+static int
+host_ip(struct access *a, const json_t *row, const char **ip)
+{
+	static const char allowed[] = "0123456789abcdefABCDEF.:";
+
+	*ip = "";
+	if (text_column(a, row, "Host IP", "host_ip", ACC_OPTIONAL, ip) < 0)
+		return -1;
+	if ((*ip)[strspn(*ip, allowed)] != '\0')
+		return access_fail(a, "column \"Host IP\": \"%s\" is not an "
+		    "IP address", *ip);
+	return 0;
+}
+
 static int
 add_host(struct import *im, struct access *a, const json_t *row)
 {
 	const char *name, *type = "", *state = "up", *status = "enabled";
-	const char *known;
+	const char *known, *ip;
 	char *id;
 	int r = 0;
 
@@ -84,7 +99,8 @@ add_host(struct import *im, struct access *a, const json_t *row)
 	    text_column(a, row, "Hypervisor Type", "hypervisor_type",
 	    ACC_REQUIRED, &type) < 0 ||
 	    text_column(a, row, "State", "state", ACC_OPTIONAL, &state) < 0 ||
-	    text_column(a, row, "Status", "status", ACC_OPTIONAL, &status) < 0)
+	    text_column(a, row, "Status", "status", ACC_OPTIONAL, &status) < 0 ||
+	    host_ip(a, row, &ip) < 0)
 		return -1;
 	id = short_name(name);
 	if ((known = json_string_value(json_object_get(im->names, id))) != NULL)
@@ -94,9 +110,9 @@ add_host(struct import *im, struct access *a, const json_t *row)
 		    json_string_value(json_object_get(json_object_get(im->hosts,
 		    known), "name")));
 	else {
-		json_object_set_new(im->hosts, id, json_pack("{s:s,s:s,s:s,s:s}",
-		    "name", name, "type", type, "state", state,
-		    "status", status));
+		json_object_set_new(im->hosts, id, json_pack(
+		    "{s:s,s:s,s:s,s:s,s:s}", "name", name, "type", type,
+		    "state", state, "status", status, "address", ip));
 		json_object_set_new(im->names, name, json_string(id));
 		json_object_set_new(im->names, id, json_string(id));
 	}

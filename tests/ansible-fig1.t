@@ -12,7 +12,8 @@
 # run each command of every action that succeeded exactly once and
 # nothing else; and derive, in each report, the same system as the
 # simulator does in the same run without failures (ansible-report(1),
-# the refreshed system).  The request of examples/fig1 is dated
+# the refreshed system); and no host may skip another's tasks, as each
+# play's hosts include only their own (ansible-plan --tasks-dir).  The request of examples/fig1 is dated
 # 2026-11-21 with a two-day completion period, so the reports are given
 # a time within it (-t).  About 40 s; plain build only.
 # shellcheck source=tests/lib.sh
@@ -27,7 +28,7 @@ for p in ansible-playbook jq python3; do
 		exit 0
 	fi
 done
-plan 6
+plan 7
 
 fig1="$top/examples/fig1"
 stubs="$T/stubs"
@@ -49,10 +50,17 @@ export ANSIBLE_PYTHON_INTERPRETER=auto_silent ANSIBLE_NOCOLOR=1
 : >"$UPKIT_STUB_LOG"
 
 set -- -s "$fig1/system.yaml" -k "$fig1/catalog.yaml" -r "$fig1/request.yaml"
+# The actuator is scripts/actuate-ansible, keeping each iteration's
+# playbook and Ansible output in a folder of its own.
+cat >"$T/actuator" <<EOF
+#!/bin/sh
+exec "$top/scripts/actuate-ansible" -c local -t 2026-11-21T09:00:00Z \
+    -d "\$(mktemp -d "$T/run.XXXXXX")"
+EOF
+chmod +x "$T/actuator"
 status=0
-"$top/scripts/upgrade-loop" -q -a ansible -d "$T/ansible" "$@" \
-    -- -c local -t 2026-11-21T09:00:00Z >"$T/loop.out" 2>"$T/loop.err" ||
-    status=$?
+"$top/scripts/upgrade-loop" -q -a "$T/actuator" -d "$T/ansible" "$@" \
+    >"$T/loop.out" 2>"$T/loop.err" || status=$?
 outcome=$(jq -r .outcome "$T/ansible/summary.json" 2>/dev/null || echo none)
 if [ "$status" -eq 0 ] && [ "$outcome" = "done" ]; then
 	pass "the loop ends done with status 0"
@@ -90,6 +98,18 @@ if [ -s "$T/want-ran.txt" ] && cmp -s "$T/want-ran.txt" "$T/got-ran.txt"; then
 else
 	fail "every command of a succeeded action ran once, and nothing else"
 	diff "$T/want-ran.txt" "$T/got-ran.txt" | head -20 | sed 's/^/#   /'
+fi
+
+# Each play's hosts include only their own groups' tasks: no host ever
+# skips a task of another's (before, every host of a stage skipped
+# every other group's block).
+skipped=$(cat "$T"/run.*/ansible.json | jq -s '[.[].plays[].tasks[].hosts[]
+    | select(.skipped == true)] | length')
+runs=$(find "$T" -maxdepth 1 -name 'run.*' | wc -l)
+if [ "$runs" -eq 6 ] && [ "$skipped" -eq 0 ]; then
+	pass "no host skipped another's tasks in $runs Ansible runs"
+else
+	fail "no host skipped another's tasks ($skipped skipped in $runs runs)"
 fi
 
 if grep -q '^openstack server migrate' "$T/got-ran.txt" &&

@@ -23,17 +23,21 @@
 struct options {
 	const char *file;
 	int inventory;
+	const char *tasks_dir;	/* --tasks-dir, or NULL */
 };
 
 static const char usage_doc[] =
     "Write the schedules of a state document as an Ansible playbook."
     "\vWith no FILE, or when FILE is -, read standard input.  "
     "Exit status: 0 done, 64 usage, 65 invalid input, 66 cannot open, "
-    "70 internal error, 74 I/O error.";
+    "70 internal error, 73 cannot write a task file, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
 	{ "inventory", 'i', 0, 0, "Write an inventory of the system "
 	  "section's hosts instead of the playbook", 0 },
+	{ "tasks-dir", 'd', "DIR", 0, "Write each group's tasks to a file "
+	  "of its own in DIR, which each play's hosts include, only their "
+	  "own", 0 },
 	{ 0 }
 };
 
@@ -45,6 +49,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'i':
 		o->inventory = 1;
+		break;
+	case 'd':
+		o->tasks_dir = arg;
 		break;
 	case ARGP_KEY_ARG:
 		o->file = cli_one_input(state, o->file, arg);
@@ -75,25 +82,52 @@ controller(const json_t *doc)
 }
 
 /*
- * rg_actions: the resource graph's actions by id (empty without the
- * section), for the task names; NULL once diagnosed.
+ * load_rg: the resource graph's actions by id (empty without the
+ * section), for the task names, and its iteration (else 0); -1 once
+ * diagnosed.
  */
-static json_t *
-rg_actions(struct access *a, const json_t *doc)
+static int
+load_rg(struct access *a, const json_t *doc, json_t **by_id, long *iteration)
 {
 	const json_t *sec = state_section(doc, SECTION_RESOURCE_GRAPH);
 	struct rgraph rg;
-	json_t *map = NULL;
+	int r;
 
-	if (sec == NULL)
-		return json_object();
+	*by_id = NULL;
+	*iteration = 0;
+	if (sec == NULL) {
+		*by_id = json_object();
+		return 0;
+	}
 	rgraph_init(&rg);
 	access_enter_key(a, "resource_graph");
-	if (rgraph_load(a, sec, &rg) == 0)
-		map = rgraph_actions_by_id(&rg);
+	if ((r = rgraph_load(a, sec, &rg)) == 0) {
+		*by_id = rgraph_actions_by_id(&rg);
+		*iteration = rg.iteration;
+	}
 	access_leave(a);
 	rgraph_free(&rg);
-	return map;
+	return r;
+}
+
+/* write_playbook: -1 bad input, -3 a task file not written, else 0. */
+static int
+write_playbook(struct access *a, const struct options *o, const json_t *doc,
+    struct yamlw *w)
+{
+	struct sched_list p = { NULL, NULL, 0 };
+	struct pb_files files = { o->tasks_dir, 0 };
+	json_t *by_id = NULL;
+	int r;
+
+	if ((r = plan_collect(a, doc, &p)) == 0 &&
+	    (r = load_rg(a, doc, &by_id, &files.iteration)) == 0 &&
+	    playbook_write(w, &p, controller(doc), by_id,
+	    o->tasks_dir != NULL ? &files : NULL) < 0)
+		r = -3;
+	json_decref(by_id);
+	sched_list_free(&p);
+	return r;
 }
 
 /* translate: check doc, then write the YAML all at once or not at all. */
@@ -101,32 +135,25 @@ static int
 translate(const struct options *o, const json_t *doc)
 {
 	struct access a;
-	struct sched_list p = { NULL, NULL, 0 };
 	struct yamlw w;
 	FILE *fp = output_text_begin();
-	json_t *by_id = NULL;
 	int r;
 
 	access_init(&a, load_name(o->file));
 	yw_open(&w, fp);
 	if (o->inventory)
 		r = inventory_write(&a, doc, &w);
-	else if ((r = plan_collect(&a, doc, &p)) == 0) {
-		if ((by_id = rg_actions(&a, doc)) == NULL)
-			r = -1;
-		else
-			playbook_write(&w, &p, controller(doc), by_id);
-	}
+	else
+		r = write_playbook(&a, o, doc, &w);
 	if (yw_close(&w) < 0 && r == 0) {
 		diag_error(NULL, "libyaml could not emit the YAML");
 		r = -2;
 	}
-	json_decref(by_id);
-	sched_list_free(&p);
 	access_free(&a);
 	if (r < 0) {
 		output_text_discard(fp);
-		return r == -1 ? EXIT_DATAERR : EXIT_SOFTWARE;
+		return r == -1 ? EXIT_DATAERR : r == -3 ? EXIT_CANTCREAT :
+		    EXIT_SOFTWARE;
 	}
 	return output_text_commit(fp);
 }
@@ -136,7 +163,7 @@ main(int argc, char **argv)
 {
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, 0, 0, 0 };
-	struct options o = { NULL, 0 };
+	struct options o = { NULL, 0, NULL };
 	json_t *doc;
 	int status;
 

@@ -48,11 +48,25 @@ int host_name_ok(const char *s);
 
 /* playbook.c */
 /*
- * controller: where cloud-API actions are delegated, or NULL;
- * rg_actions: the resource graph's actions by id, for task names.
+ * pb_files: with --tasks-dir, each group's block goes to a task file of
+ * its own, dir/ITERATION-BLOCK.yml, and each play's hosts include only
+ * their own groups' files.
  */
-void playbook_write(struct yamlw *w, const struct sched_list *p,
-    const char *controller, const json_t *rg_actions);
+struct pb_files {
+	const char *dir;
+	long iteration;		/* the resource graph's, else 0 */
+};
+
+/*
+ * playbook_write: controller is where cloud-API actions are delegated,
+ * or NULL; rg_actions the resource graph's actions by id, for task
+ * names; files NULL for one file, each group a block guarded by its
+ * anchor.  Returns 0, or -1 when a task file could not be written
+ * (diagnosed).
+ */
+int playbook_write(struct yamlw *w, const struct sched_list *p,
+    const char *controller, const json_t *rg_actions,
+    const struct pb_files *files);
 
 /* inventory.c */
 int inventory_write(struct access *a, const json_t *doc, struct yamlw *w);

@@ -26,10 +26,13 @@
  * goes to the rescue instead), and a block that requires actions runs
  * only when the flags of their blocks are set.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ap.h"
+#include "diag.h"
 #include "idmap.h"
 #include "xalloc.h"
 
@@ -43,6 +46,8 @@ struct pb {
 	unsigned char *required;	/* block -> some block requires it */
 	const char *controller;	/* where cloud-API actions run, or NULL */
 	const json_t *rg_actions;	/* resource graph action id -> action */
+	const struct pb_files *files;	/* a file per block, or NULL */
+	int failed;		/* a block's file could not be written */
 };
 
 static const char *
@@ -207,17 +212,26 @@ ok_flag(const struct pb *b, long k)
 	    b->anchors[k], k);
 }
 
-/* block_when: the block runs on its anchor once what it requires is. */
+/*
+ * block_when: the block runs on its anchor once what it requires is;
+ * NULL when it always runs (a block in a file of its own, included only
+ * by its anchor, that requires nothing).
+ */
 static char *
 block_when(const struct pb *b, const json_t *group)
 {
-	char *when = xstrdup("inventory_hostname == upkit_anchor"), *flag, *t;
+	char *when = b->files != NULL ? NULL :
+	    xstrdup("inventory_hostname == upkit_anchor"), *flag, *t;
 	const json_t *v;
 	size_t i;
 
 	json_array_foreach(json_object_get(group, "requires"), i, v) {
 		flag = ok_flag(b, b->block_of[idmap_find(&b->action_ids,
 		    json_string_value(v))]);
+		if (when == NULL) {
+			when = flag;
+			continue;
+		}
 		if (strstr(when, flag) == NULL) {
 			t = sched_format("%s and %s", when, flag);
 			free(when);
@@ -256,13 +270,17 @@ group_block(struct pb *b, const json_t *group)
 
 	yw_map(w, 0);
 	key_unsafe(w, "name", str(group, "id"));
-	yw_plain(w, "when");
-	yw_quoted(w, when);
-	free(when);
-	yw_plain(w, "vars");
-	yw_map(w, 0);
-	key_unsafe(w, "upkit_anchor", host);
-	yw_end_map(w);
+	if (when != NULL) {
+		yw_plain(w, "when");
+		yw_quoted(w, when);
+		free(when);
+	}
+	if (b->files == NULL) {
+		yw_plain(w, "vars");
+		yw_map(w, 0);
+		key_unsafe(w, "upkit_anchor", host);
+		yw_end_map(w);
+	}
 	yw_plain(w, "block");
 	yw_seq(w, 0);
 	json_array_foreach(json_object_get(group, "actions"), i, act)
@@ -272,6 +290,116 @@ group_block(struct pb *b, const json_t *group)
 	yw_end_seq(w);
 	rescue(b, group, host, first);
 	yw_end_map(w);
+}
+
+/* block_path: where block k's file goes (a new string). */
+static char *
+block_path(const struct pb_files *f, long k)
+{
+	return sched_format("%s/%ld-%ld.yml", f->dir, f->iteration, k);
+}
+
+/*
+ * group_file: group's block, block k, as a task file of its own,
+ * written to a temporary name and renamed, so that a file there is
+ * whole; after a first failure, nothing more is written.
+ */
+static void
+group_file(struct pb *b, const json_t *group, long k)
+{
+	char *path = block_path(b->files, k), *tmp = sched_format("%s.tmp",
+	    path);
+	struct yamlw fw, *saved = b->w;
+	FILE *fp = b->failed ? NULL : fopen(tmp, "w");
+	int bad;
+
+	if (fp == NULL) {
+		if (!b->failed)
+			diag_error(tmp, "cannot create the task file: %s",
+			    strerror(errno));
+		b->failed = 1;
+		b->block++;
+	} else {
+		yw_open(&fw, fp);
+		b->w = &fw;
+		yw_seq(&fw, 0);
+		group_block(b, group);
+		yw_end_seq(&fw);
+		b->w = saved;
+		bad = yw_close(&fw) < 0;
+		if (fclose(fp) != 0 || bad || rename(tmp, path) != 0) {
+			diag_error(path, "cannot write the task file: %s",
+			    bad ? "libyaml failed" : strerror(errno));
+			(void)remove(tmp);
+			b->failed = 1;
+		}
+	}
+	free(tmp);
+	free(path);
+}
+
+/*
+ * include_files: the play's tasks in files mode: each host of the play
+ * includes the files of its own groups, in order (upkit_tasks maps the
+ * host to them), so no host ever sees, or skips, another's tasks.
+ */
+static void
+include_files(struct pb *b, const json_t *stage)
+{
+	struct yamlw *w = b->w;
+	struct idmap hosts;
+	json_t *files = json_array(), *g;
+	long k = b->block, x;
+	size_t i;
+
+	idmap_init(&hosts);
+	json_array_foreach(json_object_get(stage, "groups"), i, g) {
+		if (json_array_size(json_object_get(g, "actions")) == 0)
+			continue;
+		if ((x = idmap_add(&hosts, anchor(g))) < 0)
+			x = -x - 1;
+		else
+			json_array_append_new(files, json_array());
+		json_array_append_new(json_array_get(files, (size_t)x),
+		    json_integer(k++));
+	}
+	yw_plain(w, "vars");
+	yw_map(w, 0);
+	yw_plain(w, "upkit_tasks");
+	yw_map(w, 0);
+	for (i = 0; i < hosts.count; i++) {
+		const json_t *v;
+		size_t j;
+		char *path;
+
+		yw_quoted(w, idmap_key(&hosts, i));
+		yw_seq(w, 1);
+		json_array_foreach(json_array_get(files, i), j, v) {
+			path = block_path(b->files, (long)json_integer_value(v));
+			yw_unsafe(w, path);
+			free(path);
+		}
+		yw_end_seq(w);
+	}
+	yw_end_map(w);
+	yw_end_map(w);
+	yw_plain(w, "tasks");
+	yw_seq(w, 0);
+	yw_map(w, 0);
+	key_plain(w, "name", "upkit: the groups of this host");
+	yw_plain(w, "ansible.builtin.include_tasks");
+	yw_map(w, 0);
+	key_plain(w, "file", "{{ upkit_file }}");
+	yw_end_map(w);
+	key_plain(w, "loop", "{{ upkit_tasks[inventory_hostname] }}");
+	yw_plain(w, "loop_control");
+	yw_map(w, 0);
+	key_plain(w, "loop_var", "upkit_file");
+	yw_end_map(w);
+	yw_end_map(w);
+	yw_end_seq(w);
+	json_decref(files);
+	idmap_free(&hosts);
 }
 
 static void
@@ -317,12 +445,19 @@ play(struct pb *b, const json_t *sched, const json_t *stage)
 		yw_plain(w, "serial");
 		yw_long(w, (long)conc);
 	}
-	yw_plain(w, "tasks");
-	yw_seq(w, 0);
-	json_array_foreach(json_object_get(stage, "groups"), i, g)
-		if (json_array_size(json_object_get(g, "actions")) > 0)
-			group_block(b, g);
-	yw_end_seq(w);
+	if (b->files != NULL) {
+		include_files(b, stage);
+		json_array_foreach(json_object_get(stage, "groups"), i, g)
+			if (json_array_size(json_object_get(g, "actions")) > 0)
+				group_file(b, g, b->block);
+	} else {
+		yw_plain(w, "tasks");
+		yw_seq(w, 0);
+		json_array_foreach(json_object_get(stage, "groups"), i, g)
+			if (json_array_size(json_object_get(g, "actions")) > 0)
+				group_block(b, g);
+		yw_end_seq(w);
+	}
 	yw_end_map(w);
 }
 
@@ -397,12 +532,13 @@ index_blocks(struct pb *b, const struct sched_list *p)
 					index_group(b, g, (long)n++);
 }
 
-void
+int
 playbook_write(struct yamlw *w, const struct sched_list *p,
-    const char *controller, const json_t *rg_actions)
+    const char *controller, const json_t *rg_actions,
+    const struct pb_files *files)
 {
 	struct pb b = { .w = w, .controller = controller,
-		.rg_actions = rg_actions };
+		.rg_actions = rg_actions, .files = files };
 	const json_t *st;
 	size_t i, j, plays = 0;
 
@@ -422,4 +558,5 @@ playbook_write(struct yamlw *w, const struct sched_list *p,
 	free(b.block_of);
 	free(b.anchors);
 	free(b.required);
+	return b.failed ? -1 : 0;
 }

@@ -169,11 +169,54 @@ text_of(const json_t *obj, const char *key)
 	return s != NULL ? s : "?";
 }
 
+/* same_argv: template tmpl, with "{resource}" as res, is argv. */
+static int
+same_argv(const json_t *tmpl, const char *res, const json_t *argv)
+{
+	const char *t, *a;
+	size_t i;
+
+	if (json_array_size(tmpl) != json_array_size(argv))
+		return 0;
+	for (i = 0; i < json_array_size(tmpl); i++) {
+		t = json_string_value(json_array_get(tmpl, i));
+		a = json_string_value(json_array_get(argv, i));
+		if (t == NULL || a == NULL || strcmp(strcmp(t, "{resource}") ==
+		    0 ? res : t, a) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * service_product: the catalog product whose action named op, made for
+ * the action's resource, is the action's argv (what an activate or
+ * deactivate action runs); NULL when none is, or more than one.
+ */
+static const json_t *
+service_product(const json_t *action, const char *op, const json_t *catalog)
+{
+	const json_t *p, *found = NULL;
+	size_t i;
+
+	json_array_foreach(json_object_get(catalog, "products"), i, p)
+		if (same_argv(json_object_get(json_object_get(json_object_get(p,
+		    "actions"), op), "argv"), text_of(action, "resource"),
+		    json_object_get(action, "argv"))) {
+			if (found != NULL)
+				return NULL;
+			found = p;
+		}
+	return found;
+}
+
 /* task_words: what action does, in a person's words (a new string). */
 static char *
-task_words(const json_t *action, const json_t *rg_action)
+task_words(const json_t *action, const json_t *rg_action,
+    const json_t *catalog)
 {
 	const char *op = text_of(action, "op");
+	const json_t *p;
 
 	if (json_object_get(action, "manual") != NULL)
 		return sched_format("%s", text_of(action, "manual"));
@@ -186,12 +229,16 @@ task_words(const json_t *action, const json_t *rg_action)
 		    "product"), text_of(rg_action, "version"),
 		    strcmp(op, "remove") == 0 ? "from" : "on",
 		    text_of(action, "resource"));
+	if ((strcmp(op, "activate") == 0 || strcmp(op, "deactivate") == 0) &&
+	    (p = service_product(action, op, catalog)) != NULL)
+		return sched_format("%s %s %s on %s", op, text_of(p, "name"),
+		    text_of(p, "version"), text_of(action, "resource"));
 	return sched_format("%s %s", op, text_of(action, "resource"));
 }
 
 char *
 sched_task_name(const json_t *step, const json_t *action,
-    const json_t *rg_action)
+    const json_t *rg_action, const json_t *catalog)
 {
 	const char *prefix = "";
 	char *words, *name;
@@ -200,7 +247,8 @@ sched_task_name(const json_t *step, const json_t *action,
 		prefix = step == json_object_get(action, "on_failure") ?
 		    "replace: " : "undo: ";
 	words = json_object_get(step, "manual") != NULL ?
-	    task_words(step, NULL) : task_words(action, rg_action);
+	    task_words(step, NULL, NULL) : task_words(action, rg_action,
+	    catalog);
 	name = sched_format("%s%s [%s]", prefix, words, text_of(step, "id"));
 	free(words);
 	return name;

@@ -70,7 +70,7 @@ void sched_add_undo(json_t *action, json_t *undo);
  * string: its words, then its id in brackets, which keeps the name
  * unique and traceable to the plan:
  *
- *	deactivate hv6 [i1/deactivate:hv6:esxi@6.7]
+ *	deactivate esxi 6.7 on hv6 [i1/deactivate:hv6:esxi@6.7]
  *	install qemu 7.2 on hv1 [r1/storage-to-ceph.4:hv1:1]
  *	migrate t3-vm1 from host6 to host11 [i1/migrate:t3-vm1:host6:host11]
  *	undo: install qemu 7.2 on hv1 [r1/storage-to-ceph.4:hv1:1~undo]
@@ -78,10 +78,12 @@ void sched_add_undo(json_t *action, json_t *undo);
  * action is the scheduled action step belongs to (step itself, or the
  * action of an undo step or a replacement); rg_action, when not NULL,
  * is the resource graph's action of the same id, whose product and
- * version name an upgrade action's product.
+ * version name an upgrade action's product; catalog, the catalog
+ * section or NULL, names the product of an activate or deactivate
+ * action, when exactly one product's action of that name runs its argv.
  */
 char *sched_task_name(const json_t *step, const json_t *action,
-    const json_t *rg_action);
+    const json_t *rg_action, const json_t *catalog);
 
 /* sched_format: a new string, printf-style (caller frees). */
 char *sched_format(const char *fmt, ...) DIAG_PRINTF(1, 2);

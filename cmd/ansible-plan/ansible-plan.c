@@ -118,13 +118,17 @@ write_playbook(struct access *a, const struct options *o, const json_t *doc,
 	struct sched_list p = { NULL, NULL, 0 };
 	struct pb_files files = { o->tasks_dir, 0 };
 	json_t *by_id = NULL;
+	struct pb_names names = { controller(doc), NULL,
+		state_section(doc, SECTION_CATALOG) };
 	int r;
 
 	if ((r = plan_collect(a, doc, &p)) == 0 &&
-	    (r = load_rg(a, doc, &by_id, &files.iteration)) == 0 &&
-	    playbook_write(w, &p, controller(doc), by_id,
-	    o->tasks_dir != NULL ? &files : NULL) < 0)
-		r = -3;
+	    (r = load_rg(a, doc, &by_id, &files.iteration)) == 0) {
+		names.rg_actions = by_id;
+		if (playbook_write(w, &p, &names, o->tasks_dir != NULL ?
+		    &files : NULL) < 0)
+			r = -3;
+	}
 	json_decref(by_id);
 	sched_list_free(&p);
 	return r;

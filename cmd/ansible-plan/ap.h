@@ -57,16 +57,21 @@ struct pb_files {
 	long iteration;		/* the resource graph's, else 0 */
 };
 
+/* What the playbook takes from the rest of the document. */
+struct pb_names {
+	const char *controller;	/* where cloud-API actions go, or NULL */
+	const json_t *rg_actions;	/* the resource graph's actions by id */
+	const json_t *catalog;		/* the catalog section, or NULL */
+};
+
 /*
- * playbook_write: controller is where cloud-API actions are delegated,
- * or NULL; rg_actions the resource graph's actions by id, for task
- * names; files NULL for one file, each group a block guarded by its
- * anchor.  Returns 0, or -1 when a task file could not be written
- * (diagnosed).
+ * playbook_write: the plays of p, tasks named with names (see
+ * sched_task_name()); files NULL for one file, each group a block
+ * guarded by its anchor.  Returns 0, or -1 when a task file could not
+ * be written (diagnosed).
  */
 int playbook_write(struct yamlw *w, const struct sched_list *p,
-    const char *controller, const json_t *rg_actions,
-    const struct pb_files *files);
+    const struct pb_names *names, const struct pb_files *files);
 
 /* inventory.c */
 int inventory_write(struct access *a, const json_t *doc, struct yamlw *w);

@@ -46,6 +46,7 @@ struct pb {
 	unsigned char *required;	/* block -> some block requires it */
 	const char *controller;	/* where cloud-API actions run, or NULL */
 	const json_t *rg_actions;	/* resource graph action id -> action */
+	const json_t *catalog;		/* the catalog section, or NULL */
 	const struct pb_files *files;	/* a file per block, or NULL */
 	int failed;		/* a block's file could not be written */
 };
@@ -156,7 +157,7 @@ task(struct pb *b, const json_t *step, const json_t *action,
 
 	yw_map(w, 0);
 	name = sched_task_name(step, action, json_object_get(b->rg_actions,
-	    str(action, "id")));
+	    str(action, "id")), b->catalog);
 	key_unsafe(w, "name", name);
 	free(name);
 	if (cond != NULL) {
@@ -534,11 +535,11 @@ index_blocks(struct pb *b, const struct sched_list *p)
 
 int
 playbook_write(struct yamlw *w, const struct sched_list *p,
-    const char *controller, const json_t *rg_actions,
-    const struct pb_files *files)
+    const struct pb_names *names, const struct pb_files *files)
 {
-	struct pb b = { .w = w, .controller = controller,
-		.rg_actions = rg_actions, .files = files };
+	struct pb b = { .w = w, .controller = names->controller,
+		.rg_actions = names->rg_actions, .catalog = names->catalog,
+		.files = files };
 	const json_t *st;
 	size_t i, j, plays = 0;
 

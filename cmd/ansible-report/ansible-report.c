@@ -97,7 +97,8 @@ judge_all(const json_t *doc, const struct sched_list *l,
 
 	report_init(&r, rg, state_section(doc, SECTION_REQUESTS));
 	for (i = 0; i < l->n; i++)
-		judge_schedule(l->sched[i], o, by_id, &r);
+		judge_schedule(l->sched[i], o, by_id, state_section(doc,
+		    SECTION_CATALOG), &r);
 	for (i = 0; i < json_array_size(o->unreachable); i++)
 		report_unreachable(&r, json_string_value(json_array_get(
 		    o->unreachable, i)));

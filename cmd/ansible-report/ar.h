@@ -39,10 +39,11 @@ void outcomes_free(struct outcomes *o);
 /*
  * judge_schedule: hand the result of every action of sched to r; tasks
  * are found by the names ansible-plan gave them (sched_task_name(),
- * with the resource graph's actions by id, rg_actions).
+ * with the resource graph's actions by id, rg_actions, and the catalog
+ * section).
  */
 void judge_schedule(const json_t *sched, const struct outcomes *o,
-    const json_t *rg_actions, struct report *r);
+    const json_t *rg_actions, const json_t *catalog, struct report *r);
 
 /*
  * derive_system: a copy of doc's system as the results of the finished

@@ -22,6 +22,7 @@
 struct judge {
 	const struct outcomes *o;
 	const json_t *rg_actions;	/* resource graph action id -> action */
+	const json_t *catalog;		/* the catalog section, or NULL */
 };
 
 static const char *
@@ -35,7 +36,7 @@ static enum outcome
 step_outcome(const struct judge *j, const json_t *step, const json_t *action)
 {
 	char *name = sched_task_name(step, action, json_object_get(
-	    j->rg_actions, id_of(action)));
+	    j->rg_actions, id_of(action)), j->catalog);
 	enum outcome v = outcome_of(j->o, name);
 
 	free(name);
@@ -127,9 +128,9 @@ judge_group(const struct judge *j, const json_t *group, struct report *r)
 
 void
 judge_schedule(const json_t *sched, const struct outcomes *o,
-    const json_t *rg_actions, struct report *r)
+    const json_t *rg_actions, const json_t *catalog, struct report *r)
 {
-	const struct judge j = { o, rg_actions };
+	const struct judge j = { o, rg_actions, catalog };
 	const json_t *stage, *group;
 	size_t i, k;
 

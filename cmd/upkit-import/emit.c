@@ -69,41 +69,81 @@ mark_host(struct build *b, const char *id, const char *role)
 	json_object_set_new(h, role, json_true());
 }
 
+/* A host name of a site host list, handed to a site_host_fn. */
+typedef int (*site_host_fn)(struct build *b, const char *name, void *ctx);
+
 /*
- * mark_storage: the hosts of each storage back end; a name no
- * hypervisor has is a storage-only host of its own (short) name.
+ * each_site_host: fn on every host entry v of a site host list stands
+ * for: itself, or each host of the aggregate or availability zone it
+ * names ("aggregate:NAME", "zone:NAME"); -1 once diagnosed.
  */
 static int
-mark_storage(struct build *b, const json_t *st)
+each_site_host(struct build *b, const json_t *v, site_host_fn fn, void *ctx)
 {
-	const json_t *name;
-	const char *sid = json_string_value(json_object_get(st, "id"));
-	json_t *ids = json_array();
-	size_t i;
-	char *s;
+	const json_t *set, *h;
+	size_t k;
+	int r;
 
-	json_object_set_new(b->storage_of, sid, ids);
-	access_enter_key(b->a, "hosts");
-	json_array_foreach(json_object_get(st, "hosts"), i, name) {
+	if (!json_is_string(v))
+		return access_fail(b->a, "expected a host name");
+	if ((r = set_hosts(b->im, b->a, json_string_value(v), &set)) <= 0)
+		return r < 0 ? -1 : fn(b, json_string_value(v), ctx);
+	json_array_foreach(set, k, h)
+		if (fn(b, json_string_value(h), ctx) < 0)
+			return -1;
+	return 0;
+}
+
+/* each_site_list: each_site_host() on every entry of list key of obj. */
+static int
+each_site_list(struct build *b, const json_t *obj, const char *key,
+    site_host_fn fn, void *ctx)
+{
+	const json_t *v;
+	size_t i;
+
+	access_enter_key(b->a, key);
+	if (acc_as_array(b->a, json_object_get(obj, key)) < 0)
+		return -1;
+	json_array_foreach(json_object_get(obj, key), i, v) {
 		access_enter_index(b->a, i);
-		if (!json_is_string(name))
-			return access_fail(b->a, "expected a host name");
-		if (site_host(b, json_string_value(name)) == NULL) {
-			s = short_name(json_string_value(name));
-			access_warn(b->a, "\"%s\" is no hypervisor: taken as a "
-			    "storage-only host \"%s\"", json_string_value(name), s);
-			json_object_set_new(b->im->names, json_string_value(name),
-			    json_string(s));
-			json_object_set_new(b->im->names, s, json_string(s));
-			free(s);
-		}
-		json_array_append_new(ids, json_string(site_host(b,
-		    json_string_value(name))));
-		mark_host(b, site_host(b, json_string_value(name)), "storage");
+		if (each_site_host(b, v, fn, ctx) < 0)
+			return -1;
 		access_leave(b->a);
 	}
 	access_leave(b->a);
 	return 0;
+}
+
+/* storage_host: a host of a storage; a name no hypervisor has is a
+ * storage-only host of its own (short) name. */
+static int
+storage_host(struct build *b, const char *name, void *ids)
+{
+	char *s;
+
+	if (site_host(b, name) == NULL) {
+		s = short_name(name);
+		access_warn(b->a, "\"%s\" is no hypervisor: taken as a "
+		    "storage-only host \"%s\"", name, s);
+		json_object_set_new(b->im->names, name, json_string(s));
+		json_object_set_new(b->im->names, s, json_string(s));
+		free(s);
+	}
+	json_array_append_new(ids, json_string(site_host(b, name)));
+	mark_host(b, site_host(b, name), "storage");
+	return 0;
+}
+
+/* mark_storage: the hosts of each storage back end. */
+static int
+mark_storage(struct build *b, const json_t *st)
+{
+	const char *sid = json_string_value(json_object_get(st, "id"));
+	json_t *ids = json_array();
+
+	json_object_set_new(b->storage_of, sid, ids);
+	return each_site_list(b, st, "hosts", storage_host, ids);
 }
 
 static int
@@ -233,35 +273,33 @@ add_hypervisors(struct build *b)
 	return r;
 }
 
+/* served_host: compute host name relies on storage sid. */
+static int
+served_host(struct build *b, const char *name, void *sid)
+{
+	const char *id = site_host(b, name);
+
+	if (id == NULL || json_object_get(b->im->hosts, id) == NULL)
+		return access_fail(b->a, "\"%s\" is not a compute host", name);
+	add_dep(b, "vm-storage", id, sid);
+	return 0;
+}
+
 /* served: the compute hosts that rely on a storage for VM operations. */
 static int
 add_vm_storage(struct build *b, const json_t *st, const char *sid)
 {
-	json_t *serves = json_object_get(st, "serves"), *ids, *v;
-	const char *id;
+	json_t *ids, *v;
 	size_t i;
 
-	if (serves == NULL) {
+	if (json_object_get(st, "serves") == NULL) {
 		ids = sorted_keys(b->im->hosts);
 		json_array_foreach(ids, i, v)
 			add_dep(b, "vm-storage", json_string_value(v), sid);
 		json_decref(ids);
 		return 0;
 	}
-	access_enter_key(b->a, "serves");
-	if (acc_as_array(b->a, serves) < 0)
-		return -1;
-	json_array_foreach(serves, i, v) {
-		access_enter_index(b->a, i);
-		if (!json_is_string(v) ||
-		    (id = site_host(b, json_string_value(v))) == NULL ||
-		    json_object_get(b->im->hosts, id) == NULL)
-			return access_fail(b->a, "not a compute host");
-		add_dep(b, "vm-storage", id, sid);
-		access_leave(b->a);
-	}
-	access_leave(b->a);
-	return 0;
+	return each_site_list(b, st, "serves", served_host, (void *)sid);
 }
 
 static int
@@ -282,14 +320,25 @@ add_storage(struct build *b, const json_t *st)
 	return add_vm_storage(b, st, sid);
 }
 
+/* behind_host: host name is behind network device nid. */
+static int
+behind_host(struct build *b, const char *name, void *nid)
+{
+	const char *id = site_host(b, name);
+
+	if (id == NULL)
+		return access_fail(b->a, "\"%s\" is not a known host", name);
+	add_dep(b, "communication", id, nid);
+	return 0;
+}
+
 static int
 add_network_hosts(struct build *b, const json_t *n, const char *nid)
 {
-	json_t *hosts = json_object_get(n, "hosts"), *ids, *v;
-	const char *id;
+	json_t *ids, *v;
 	size_t i;
 
-	if (hosts == NULL) {
+	if (json_object_get(n, "hosts") == NULL) {
 		if (strcmp(json_string_value(json_object_get(n, "kind")),
 		    "switch") != 0)
 			return 0;
@@ -299,19 +348,7 @@ add_network_hosts(struct build *b, const json_t *n, const char *nid)
 		json_decref(ids);
 		return 0;
 	}
-	access_enter_key(b->a, "hosts");
-	if (acc_as_array(b->a, hosts) < 0)
-		return -1;
-	json_array_foreach(hosts, i, v) {
-		access_enter_index(b->a, i);
-		if (!json_is_string(v) ||
-		    (id = site_host(b, json_string_value(v))) == NULL)
-			return access_fail(b->a, "not a known host");
-		add_dep(b, "communication", id, nid);
-		access_leave(b->a);
-	}
-	access_leave(b->a);
-	return 0;
+	return each_site_list(b, n, "hosts", behind_host, (void *)nid);
 }
 
 static int

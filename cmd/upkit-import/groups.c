@@ -14,8 +14,7 @@
 #include "import.h"
 #include "xalloc.h"
 
-/* each_item: fn on every string of an array or a "a, b" string. */
-static int
+int
 each_item(struct access *a, const json_t *v,
     int (*fn)(struct import *, struct access *, const char *, const char *),
     struct import *im, const char *group)

@@ -22,6 +22,10 @@ struct import_files {
 	size_t ngroups;
 	const char **shows;		/* openstack server group show, each */
 	size_t nshows;
+	const char **aggregates;	/* openstack aggregate list --long */
+	size_t naggregates;
+	const char **zones;		/* openstack availability zone list */
+	size_t nzones;
 	const char *site;		/* the site file */
 };
 
@@ -33,6 +37,7 @@ struct import {
 	json_t *groups;		/* server group id -> {"name", "policy", ...} */
 	json_t *member_of;	/* server id -> server group id */
 	json_t *vms;		/* server id -> {"host", "project", "group"} */
+	json_t *sets;		/* "aggregate:NAME", "zone:NAME" -> [host ids] */
 };
 
 /* hosts.c */
@@ -44,6 +49,22 @@ char *short_name(const char *name);
 /* groups.c */
 int read_group_list(struct import *im, struct access *a, const json_t *list);
 int read_group_show(struct import *im, struct access *a, const json_t *show);
+
+/* each_item: fn on every string of an array or a "a, b" string. */
+int each_item(struct access *a, const json_t *v,
+    int (*fn)(struct import *, struct access *, const char *, const char *),
+    struct import *im, const char *group);
+
+/* zones.c: host aggregates and availability zones, as sets of hosts. */
+int read_aggregates(struct import *im, struct access *a, const json_t *doc);
+int read_zones(struct import *im, struct access *a, const json_t *list);
+/*
+ * set_hosts: when name is "aggregate:NAME" or "zone:NAME", point hosts
+ * at the set's host ids and return 1; 0 for any other name; -1 (with
+ * a's path) for a set no input gave.
+ */
+int set_hosts(const struct import *im, struct access *a, const char *name,
+    const json_t **hosts);
 
 /* servers.c */
 int read_servers(struct import *im, struct access *a, const json_t *list);

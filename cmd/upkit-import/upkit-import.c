@@ -34,6 +34,10 @@ static const struct argp_option option_list[] = {
 	  "--long --all-projects -f json (repeatable)", 0 },
 	{ "server-group", 'g', "FILE", 0, "openstack server group show -f "
 	  "json, for max_server_per_host (repeatable)", 0 },
+	{ "aggregates", 'A', "FILE", 0, "openstack aggregate list --long -f "
+	  "json, or aggregate show -f json (repeatable)", 0 },
+	{ "zones", 'Z', "FILE", 0, "openstack availability zone list --long "
+	  "--compute -f json (repeatable)", 0 },
 	{ 0 }
 };
 
@@ -54,6 +58,12 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'g':
 		f->shows[f->nshows++] = arg;
+		break;
+	case 'A':
+		f->aggregates[f->naggregates++] = arg;
+		break;
+	case 'Z':
+		f->zones[f->nzones++] = arg;
 		break;
 	case ARGP_KEY_ARG:
 		if (f->site != NULL)
@@ -104,6 +114,10 @@ read_inputs(struct import *im)
 		status = read_file(im, f->groups[i], read_group_list);
 	for (i = 0; status == EXIT_OK && i < f->nshows; i++)
 		status = read_file(im, f->shows[i], read_group_show);
+	for (i = 0; status == EXIT_OK && i < f->naggregates; i++)
+		status = read_file(im, f->aggregates[i], read_aggregates);
+	for (i = 0; status == EXIT_OK && i < f->nzones; i++)
+		status = read_file(im, f->zones[i], read_zones);
 	if (status == EXIT_OK)
 		status = read_file(im, f->servers, read_servers);
 	return status;
@@ -161,6 +175,9 @@ main(int argc, char **argv)
 	memset(&im, 0, sizeof im);
 	im.files.shows = xcalloc((size_t)argc + 1, sizeof *im.files.shows);
 	im.files.groups = xcalloc((size_t)argc + 1, sizeof *im.files.groups);
+	im.files.aggregates = xcalloc((size_t)argc + 1,
+	    sizeof *im.files.aggregates);
+	im.files.zones = xcalloc((size_t)argc + 1, sizeof *im.files.zones);
 	argp_parse(&argp, argc, argv, 0, NULL, &im.files);
 	im.files.site = load_name(im.files.site);
 	im.hosts = json_object();
@@ -168,6 +185,7 @@ main(int argc, char **argv)
 	im.groups = json_object();
 	im.member_of = json_object();
 	im.vms = json_object();
+	im.sets = json_object();
 	status = import(&im);
 	json_decref(im.site);
 	json_decref(im.hosts);
@@ -175,7 +193,10 @@ main(int argc, char **argv)
 	json_decref(im.groups);
 	json_decref(im.member_of);
 	json_decref(im.vms);
+	json_decref(im.sets);
 	free(im.files.shows);
 	free(im.files.groups);
+	free(im.files.aggregates);
+	free(im.files.zones);
 	return output_close(status);
 }

@@ -146,6 +146,29 @@ undo_one(struct group_run *g, struct done *d)
 	set_result(s, d->action, d->step, RESULT_UNDONE);
 }
 
+/*
+ * destination_refuses: the cloud will not put migration a's VM on its
+ * destination: no slot is free there (a tenant scaled out onto it since
+ * the schedule was planned), or a VM of its anti-affinity group now
+ * runs there (failed over from a failed host, say), which nova's
+ * anti-affinity filter refuses for a live migration and an evacuation
+ * alike.
+ */
+static int
+destination_refuses(struct sim *s, const json_t *a)
+{
+	const char *dst = world_str(a, "destination");
+	const json_t *vm = world_vm(&s->world, world_str(a, "vm"), NULL);
+	const char *group;
+
+	if (!world_is(a, "op", "migrate") || dst == NULL || vm == NULL)
+		return 0;
+	group = world_str(vm, "group") != NULL ? world_str(vm, "group") :
+	    world_str(vm, "id");
+	return world_host_vms(&s->world, dst) >= world_capacity(&s->world,
+	    dst) || world_group_on(&s->world, group, dst);
+}
+
 /* replace_vm: step 4's answer to a failed migration (IV, step 4). */
 static void
 replace_vm(struct group_run *g, const json_t *a)
@@ -158,7 +181,8 @@ replace_vm(struct group_run *g, const json_t *a)
 	if (r == NULL || vm == NULL)
 		return;
 	g->t += duration_of(r);
-	if (sim_draw_failure(g->s, world_str(r, "id"))) {
+	if (sim_draw_failure(g->s, world_str(r, "id")) ||
+	    destination_refuses(g->s, a)) {
 		record(g->s, r, RESULT_FAILED, start, g->t);
 		report_step(&g->s->report, world_str(r, "id"), RESULT_FAILED);
 		return;
@@ -187,22 +211,19 @@ fail_action(struct group_run *g, const json_t *a, ms_t start)
 
 /*
  * refused: the cloud itself refuses the action: its host has failed, or
- * a migration's destination has no free slot left (a tenant scaled out
- * onto it since the schedule was planned).
+ * it puts a VM where the cloud will not (destination_refuses()).
  */
 static int
 refused(struct sim *s, const json_t *a)
 {
 	const char *host = world_str(a, "host");
-	const char *dst = world_str(a, "destination");
 
 	if (host != NULL && world_resource(&s->world, host) != NULL &&
 	    world_status_is(&s->world, host, "failed")) {
 		report_unreachable(&s->report, host);
 		return 1;
 	}
-	return world_is(a, "op", "migrate") && dst != NULL &&
-	    world_host_vms(&s->world, dst) >= world_capacity(&s->world, dst);
+	return destination_refuses(s, a);
 }
 
 static void

@@ -85,6 +85,9 @@ long world_capacity(const struct world *w, const char *host);
 int world_is_compute(const struct world *w, const char *host);
 int world_status_is(const struct world *w, const char *id, const char *st);
 void world_set_status(struct world *w, const char *id, const char *st);
+/* world_group_on: host runs a VM of anti-affinity group (or VM id). */
+int world_group_on(const struct world *w, const char *group,
+    const char *host);
 /* world_place: a compute host for a VM of group, not in avoid; or NULL. */
 const char *world_place(const struct world *w, const char *group,
     const char *avoid);

@@ -172,9 +172,8 @@ world_set_status(struct world *w, const char *id, const char *st)
 		json_object_set_new(r, "status", json_string(st));
 }
 
-/* group_on: does host run a VM of anti-affinity group? */
-static int
-group_on(const struct world *w, const char *group, const char *host)
+int
+world_group_on(const struct world *w, const char *group, const char *host)
 {
 	size_t i;
 
@@ -222,7 +221,7 @@ world_place(const struct world *w, const char *group, const char *avoid)
 		if (!world_is_compute(w, id) || !in_service(w, id) ||
 		    (avoid != NULL && strcmp(id, avoid) == 0) ||
 		    world_host_vms(w, id) >= world_capacity(w, id) ||
-		    group_on(w, group, id))
+		    world_group_on(w, group, id))
 			continue;
 		return id;
 	}

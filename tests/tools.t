@@ -1,6 +1,8 @@
 #!/bin/sh
 # tools.t: promises every upkit tool keeps, checked for each binary:
-# a man page that lints clean and has the sections operators look for,
+# a man page that lints clean and has the sections operators look for
+# (DIAGNOSTICS too, and ENVIRONMENT with the input-size limit for every
+# tool that reads documents),
 # --help and --version on stdout with status 0, unknown options exit 64
 # with nothing on stdout, and a full disk on stdout is an error (74),
 # after --help and --version too.
@@ -27,11 +29,21 @@ check_man() {
 	if [ -s "$T/lint" ]; then fail "$1: man page lints clean"; diag "$T/lint"
 	else pass "$1: man page lints clean"; fi
 	missing=""
-	for s in NAME SYNOPSIS DESCRIPTION "EXIT STATUS" EXAMPLES "SEE ALSO"; do
+	for s in NAME SYNOPSIS DESCRIPTION "EXIT STATUS" EXAMPLES DIAGNOSTICS \
+	    "SEE ALSO"; do
 		grep -q "^\.Sh $s\$" "$page" || missing="$missing $s"
 	done
 	if [ -z "$missing" ]; then pass "$1: man page has the usual sections"
 	else fail "$1: man page lacks:$missing"; fi
+	# A tool that reads documents says how large one may be.
+	if grep -q load_document "$top/cmd/$1"/*.c; then
+		if sed -n '/^\.Sh ENVIRONMENT$/,/^\.Sh /p' "$page" |
+		    grep -q 'UPKIT_MAX_INPUT'; then
+			pass "$1: man page documents the input-size limit"
+		else
+			fail "$1: man page documents the input-size limit (ENVIRONMENT, UPKIT_MAX_INPUT)"
+		fi
+	fi
 }
 
 check_options() {

@@ -61,16 +61,20 @@ sorted_keys(const json_t *a, const json_t *b, size_t *count)
 	return keys;
 }
 
-/* seen: does a recipe of cookbook read namespace key?  (-1: any key) */
+/*
+ * seen: does a recipe of cookbook read namespace key?  (-1: any key)
+ * Its own cookbook's, one named after no cookbook, and one shared.
+ */
 static int
-seen(const struct names *n, long cookbook, const char *key)
+seen(const struct names *n, const unsigned char *shared, long cookbook,
+    const char *key)
 {
 	long owner;
 
 	if (cookbook < 0)
 		return 1;
 	owner = idmap_find(&n->cookbooks, key);
-	return owner < 0 || owner == cookbook;
+	return owner < 0 || owner == cookbook || shared[owner];
 }
 
 /*
@@ -79,8 +83,8 @@ seen(const struct names *n, long cookbook, const char *key)
  * the top level, every member); 1 when there is one.
  */
 static int
-first_change(const struct names *n, long cookbook, const json_t *a,
-    const json_t *b, char **buf, size_t *size)
+first_change(const struct names *n, const unsigned char *shared,
+    long cookbook, const json_t *a, const json_t *b, char **buf, size_t *size)
 {
 	const char **keys;
 	size_t count, i;
@@ -93,12 +97,12 @@ first_change(const struct names *n, long cookbook, const json_t *a,
 		const json_t *x = json_object_get(a, keys[i]);
 		const json_t *y = json_object_get(b, keys[i]);
 
-		if (!seen(n, cookbook, keys[i]) ||
+		if (!seen(n, shared, cookbook, keys[i]) ||
 		    (x != NULL && y != NULL && json_equal(x, y)))
 			continue;
 		append_key(buf, size, keys[i]);
 		if (x != NULL && y != NULL)
-			first_change(n, -1, x, y, buf, size);
+			first_change(n, shared, -1, x, y, buf, size);
 		changed = 1;
 	}
 	free(keys);
@@ -106,10 +110,11 @@ first_change(const struct names *n, long cookbook, const json_t *a,
 }
 
 int
-attrs_seen_change(const struct names *n, size_t cookbook, const json_t *old,
-    const json_t *new, char **buf, size_t *size)
+attrs_seen_change(const struct names *n, const unsigned char *shared,
+    size_t cookbook, const json_t *old, const json_t *new, char **buf,
+    size_t *size)
 {
 	xreserve(buf, size, 1);
 	(*buf)[0] = '\0';
-	return first_change(n, (long)cookbook, old, new, buf, size);
+	return first_change(n, shared, (long)cookbook, old, new, buf, size);
 }

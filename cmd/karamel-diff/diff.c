@@ -59,6 +59,7 @@ struct differ {
 	const struct cluster *old, *new;
 	struct scope_cache cache;
 	long *collect_reason;	/* by recipe: reason id, -1, -2 unknown */
+	unsigned char *shared;	/* by cookbook: every recipe reads its attrs */
 	struct text text;
 };
 
@@ -164,8 +165,8 @@ scope_reason(struct differ *x, const struct group *og, const struct group *ng,
 	}
 	if (!json_equal(og->provider, ng->provider))
 		text_add(&x->text, "provider changed");
-	if (attrs_seen_change(&x->w->names, cookbook, og->attrs, ng->attrs,
-	    &path, &size)) {
+	if (attrs_seen_change(&x->w->names, x->shared, cookbook, og->attrs,
+	    ng->attrs, &path, &size)) {
 		part = xasprintf("attribute %s changed", path);
 		text_add(&x->text, part);
 		free(part);
@@ -278,11 +279,53 @@ kept(struct differ *x)
 	}
 }
 
+/* mark_running: the cookbooks of recipes that run on a machine of c. */
+static void
+mark_running(const struct world *w, const struct cluster *c,
+    unsigned char *runs)
+{
+	size_t i, k;
+
+	for (i = 0; i < c->ngroups; i++)
+		for (k = 0; c->groups[i].nmachines > 0 &&
+		    k < c->groups[i].nrecipes; k++)
+			runs[w->names.cookbook_of[c->groups[i].recipes[k]]] = 1;
+}
+
+/*
+ * shared_namespaces: by cookbook, whether every recipe may read its
+ * attributes.  A recipe reads its own cookbook's namespace; it may also
+ * read another's (hops reads ndb/mysql_port), which nothing in the
+ * inputs declares.  So the namespace of a cookbook that runs on no
+ * machine of either definition (a library or role cookbook), or of
+ * which no recipe is declared in a Karamelfile given, counts as read
+ * by every recipe: a change there reconciles them all.
+ */
+static unsigned char *
+shared_namespaces(const struct world *w, const struct cluster *old,
+    const struct cluster *new)
+{
+	size_t nc = w->names.cookbooks.count, r, c;
+	unsigned char *runs = xcalloc(nc + 1, 1), *declared = xcalloc(nc + 1, 1);
+	unsigned char *shared = xcalloc(nc + 1, 1);
+
+	mark_running(w, old, runs);
+	mark_running(w, new, runs);
+	for (r = 0; r < w->names.recipes.count; r++)
+		if (world_deps(w, r)->file != NULL)
+			declared[w->names.cookbook_of[r]] = 1;
+	for (c = 0; c < nc; c++)
+		shared[c] = !runs[c] || !declared[c];
+	free(runs);
+	free(declared);
+	return shared;
+}
+
 void
 diff_compute(struct diff *d, const struct world *w, const struct keyspace *ks,
     const struct cluster *old, const struct cluster *new)
 {
-	struct differ x = { d, w, ks, old, new, { 0 }, NULL, { 0 } };
+	struct differ x = { d, w, ks, old, new, { 0 }, NULL, NULL, { 0 } };
 	size_t i, nrecipes = w->names.recipes.count;
 
 	memset(d, 0, sizeof *d);
@@ -295,6 +338,7 @@ diff_compute(struct diff *d, const struct world *w, const struct keyspace *ks,
 	x.collect_reason = xcalloc(nrecipes + 1, sizeof *x.collect_reason);
 	for (i = 0; i < nrecipes; i++)
 		x.collect_reason[i] = -2;
+	x.shared = shared_namespaces(w, old, new);
 	added_or_removed(&x);
 	kept(&x);
 	for (i = 0; i < x.cache.nentries; i++)
@@ -302,6 +346,7 @@ diff_compute(struct diff *d, const struct world *w, const struct keyspace *ks,
 	free(x.cache.entries);
 	free(x.cache.slots);
 	free(x.collect_reason);
+	free(x.shared);
 	free(x.text.s);
 }
 

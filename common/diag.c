@@ -6,7 +6,6 @@
 #include "diag.h"
 
 static const char *progname = "upkit";
-static unsigned long nwarnings;
 
 void
 diag_init(const char *argv0)
@@ -23,12 +22,6 @@ const char *
 diag_progname(void)
 {
 	return progname;
-}
-
-unsigned long
-diag_warnings(void)
-{
-	return nwarnings;
 }
 
 /*
@@ -215,7 +208,6 @@ diag_warn(const char *file, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 
-	nwarnings++;
 	va_start(ap, fmt);
 	emit(file, path, "warning", fmt, ap);
 	va_end(ap);

@@ -42,7 +42,4 @@ void diag_vpath(const char *file, const char *path, const char *fmt,
 /* diag_fatal: print "prog: message" and exit with status. */
 _Noreturn void diag_fatal(int status, const char *fmt, ...) DIAG_PRINTF(2, 3);
 
-/* Number of warnings printed so far (tools may turn them into errors). */
-unsigned long diag_warnings(void);
-
 #endif

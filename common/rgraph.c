@@ -50,9 +50,6 @@ rgraph_free(struct rgraph *g)
 		json_decref(g->actions[i]);
 	for (i = 0; i < g->nunits; i++)
 		json_decref(g->units[i].partitions);
-	for (i = 0; i < g->npool; i++)
-		free(g->pool[i]);
-	free(g->pool);
 	free(g->v);
 	free(g->e);
 	free(g->units);
@@ -64,13 +61,6 @@ rgraph_free(struct rgraph *g)
 	idmap_free(&g->ids);
 	idmap_free(&g->unit_ids);
 	memset(g, 0, sizeof *g);
-}
-
-const char *
-rgraph_keep(struct rgraph *g, const char *s)
-{
-	GROW(g->pool, g->npool, g->pool_cap);
-	return g->pool[g->npool++] = xstrdup(s);
 }
 
 size_t

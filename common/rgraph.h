@@ -108,14 +108,10 @@ struct rgraph {
 	size_t natt, att_cap;
 	struct idmap ids;	/* vertex id -> index */
 	struct idmap unit_ids;	/* unit id -> index */
-	char **pool;		/* strings the graph owns */
-	size_t npool, pool_cap;
 };
 
 void rgraph_init(struct rgraph *g);
 void rgraph_free(struct rgraph *g);
-/* rgraph_keep: a copy of s owned by the graph. */
-const char *rgraph_keep(struct rgraph *g, const char *s);
 
 /* Building, in order: a vertex, then its undo units, levels, attempts. */
 size_t rgraph_add_vertex(struct rgraph *g, const char *id, int kind);

@@ -104,15 +104,6 @@ names_install(struct names *n, size_t cookbook)
 	return id;
 }
 
-int
-names_is_install(const struct names *n, size_t recipe)
-{
-	const char *name = idmap_key(&n->recipes, recipe);
-	const char *sep = strstr(name, SEPARATOR);
-
-	return strcmp(sep + 2, "install") == 0;
-}
-
 const char *
 names_recipe_name(const struct names *n, size_t recipe)
 {

@@ -35,9 +35,6 @@ long names_recipe(struct names *n, const char *text);
 /* names_install: the id of "cookbook::install" for a cookbook id. */
 size_t names_install(struct names *n, size_t cookbook);
 
-/* names_is_install: recipe is its cookbook's install recipe. */
-int names_is_install(const struct names *n, size_t recipe);
-
 const char *names_recipe_name(const struct names *n, size_t recipe);
 
 /* names_freeze: rank recipes by name; no names may be added after. */

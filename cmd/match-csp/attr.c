@@ -105,18 +105,6 @@ attr_lookup(const char *path, enum ex_type *type, int *ci)
 	return -1;
 }
 
-const char *
-attr_name(int attr)
-{
-	static char buf[64];
-	const char *bar = strchr(attrs[attr].names, '|');
-	size_t n = bar ? (size_t)(bar - attrs[attr].names) :
-	    strlen(attrs[attr].names);
-
-	snprintf(buf, sizeof buf, "%.*s", (int)n, attrs[attr].names);
-	return buf;
-}
-
 static struct val
 str(const char *s, int attr)
 {

@@ -83,7 +83,6 @@ struct expr *parse_requirement(struct arena *ar, const struct src *s);
 
 /* Attributes of a node (an offer), attr.c. */
 int attr_lookup(const char *path, enum ex_type *type, int *ci);
-const char *attr_name(int attr);
 struct val attr_value(const struct mc_model *m, size_t offer, int attr);
 /* enum_known: name is one of the model's enumerations (OSFamily...). */
 int enum_known(const char *name);

@@ -63,9 +63,11 @@ read_stream(const char *name, FILE *fp, char **bufp, size_t *lenp)
 		}
 	}
 	if (ferror(fp)) {
-		diag_error(name, "%s", strerror(errno));
+		int err = errno;	/* free() may change errno */
+
+		diag_error(name, "%s", strerror(err));
 		free(buf);
-		return errno == EISDIR ? EXIT_NOINPUT : EXIT_IOERR;
+		return err == EISDIR ? EXIT_NOINPUT : EXIT_IOERR;
 	}
 	buf[len] = '\0';
 	*bufp = buf;

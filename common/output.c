@@ -97,7 +97,10 @@ output_text_commit(FILE *fp)
 {
 	int status = EXIT_OK;
 
-	if (fp != current_fp || fclose(fp) != 0)
+	if (fp == NULL || fp != current_fp)
+		diag_fatal(EXIT_SOFTWARE, "output_text_commit: not the stream "
+		    "output_text_begin opened");
+	if (fclose(fp) != 0)
 		diag_fatal(EXIT_OSERR, "out of memory");
 	current_fp = NULL;
 	if (fwrite(current.data, 1, current.size, stdout) != current.size) {

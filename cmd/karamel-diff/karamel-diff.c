@@ -20,9 +20,7 @@
 #include "load.h"
 #include "output.h"
 #include "plan.h"
-
-/* Detailed exit status (-e): changes to make, beside 0 for none. */
-#define EXIT_CHANGES 2
+#include "xalloc.h"
 
 struct options {
 	const char *old, *new;
@@ -158,9 +156,7 @@ main(int argc, char **argv)
 	int status;
 
 	cli_init(argv);
-	o.karamelfiles = calloc((size_t)argc + 1, sizeof *o.karamelfiles);
-	if (o.karamelfiles == NULL)
-		return EXIT_OSERR;
+	o.karamelfiles = xcalloc((size_t)argc + 1, sizeof *o.karamelfiles);
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
 	if (!o.strict)
 		load_duplicate_keys_win();

@@ -20,6 +20,7 @@
 #include "output.h"
 #include "rgb.h"
 #include "state.h"
+#include "xalloc.h"
 
 static const char usage_doc[] =
     "Create or update the resource graph of an IaaS cloud upgrade.\v"
@@ -184,9 +185,7 @@ main(int argc, char **argv)
 
 	cli_init(argv);
 	jarena_start();
-	o.requests = calloc((size_t)argc + 1, sizeof *o.requests);
-	if (o.requests == NULL)
-		return EXIT_OSERR;
+	o.requests = xcalloc((size_t)argc + 1, sizeof *o.requests);
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
 	b.opt = &o;
 	b.undo_requests = json_array();

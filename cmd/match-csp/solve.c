@@ -2,19 +2,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "solver.h"
 #include "xalloc.h"
-
-double
-now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* value: the objective of the counts, in the stated direction. */
 static double
@@ -28,8 +18,10 @@ value(const struct mc_problem *p, const long *count)
 	return v;
 }
 
+/* dp_then_bnb: the dynamic program where it applies, else branch and
+ * bound. */
 static enum mc_status
-run(const struct inst *in, const struct mc_limits *lim, long *x,
+dp_then_bnb(const struct inst *in, const struct mc_limits *lim, long *x,
     double *bound, int *found, struct mc_stats *st)
 {
 	enum mc_status status = ST_UNSUITED;
@@ -58,7 +50,7 @@ solve(const struct mc_problem *p, const unsigned char *active,
 	inst_build(&in, p, active, lo, hi, lim->reduce, &r->st);
 	x = xcalloc(in.n + 1, sizeof *x);
 	r->status = in.infeasible ? ST_INFEASIBLE :
-	    run(&in, lim, x, &bound, &r->found, &r->st);
+	    dp_then_bnb(&in, lim, x, &bound, &r->found, &r->st);
 	for (v = 0; r->found && v < in.n; v++)
 		r->count[in.offer[v]] = x[v];
 	if (r->found)

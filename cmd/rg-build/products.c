@@ -221,6 +221,18 @@ rgb_product(const struct rgb *b, const char *name, const char *version)
 	return memo[i].p;
 }
 
+/* check_described: the catalog describes p; else say so, at a. */
+int
+check_described(struct rgb *b, struct access *a, struct pv p,
+    const char *resource)
+{
+	if (p.product == NULL || rgb_product(b, p.product, p.version))
+		return 0;
+	return access_fail(a, "the catalog does not describe %s version "
+	    "\"%s\"%s%s%s", p.product, p.version, resource ? " (on \"" : "",
+	    resource ? resource : "", resource ? "\")" : "");
+}
+
 int
 rgb_compatible(const struct rgb *b, struct pv x, struct pv y,
     enum dep_type type)

@@ -10,17 +10,6 @@
 
 #include "rgb.h"
 
-int
-check_described(struct rgb *b, struct access *a, struct pv p,
-    const char *resource)
-{
-	if (p.product == NULL || rgb_product(b, p.product, p.version))
-		return 0;
-	return access_fail(a, "the catalog does not describe %s version "
-	    "\"%s\"%s%s%s", p.product, p.version, resource ? " (on \"" : "",
-	    resource ? resource : "", resource ? "\")" : "");
-}
-
 /* installs_on: may a component of p go on resource r? */
 static int
 installs_on(const struct rgb *b, struct access *a, struct pv p,

@@ -147,9 +147,10 @@ int resolve_ppu(struct rgb *b, struct access *a, uint32_t req, uint32_t set,
     uint32_t ch, size_t r, struct pv from, struct pv to);
 int complement_set(struct rgb *b, struct access *a, uint32_t req,
     uint32_t set, uint32_t first);
-/* new_change: a complementary change of change root in set. */
+/* changes.c: new_change: a complementary change of change root in set. */
 uint32_t new_change(struct rgb *b, uint32_t req, uint32_t set, uint32_t root,
     enum change_op op, struct pv from, struct pv to);
+/* products.c: check_described: the catalog describes p (else at a). */
 int check_described(struct rgb *b, struct access *a, struct pv p,
     const char *resource);
 

@@ -1,5 +1,5 @@
 /*
- * report.c: the result document.  Everything in it is a function of
+ * answer.c: the result document.  Everything in it is a function of
  * the input, except the "time" member that --timing adds.
  */
 #include <math.h>
@@ -9,7 +9,7 @@
 
 #include "exitcodes.h"
 #include "output.h"
-#include "report.h"
+#include "answer.h"
 #include "xalloc.h"
 
 static const char *const status_names[] = {
@@ -235,7 +235,7 @@ report_status(const struct plan *p)
 {
 	switch (p->res.status) {
 	case ST_INFEASIBLE:
-		return MC_EXIT_INFEASIBLE;
+		return EXIT_INFEASIBLE;
 	case ST_TIMEOUT:
 		return p->res.found ? EXIT_OK : EXIT_TEMPFAIL;
 	default:

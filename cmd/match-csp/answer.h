@@ -1,16 +1,16 @@
-/* report.h: the answer as JSON, and the model as a CPLEX LP file. */
-#ifndef MATCH_CSP_REPORT_H
-#define MATCH_CSP_REPORT_H
+/* answer.h: the answer as JSON, and the model as a CPLEX LP file. */
+#ifndef MATCH_CSP_ANSWER_H
+#define MATCH_CSP_ANSWER_H
 
 #include <jansson.h>
 
 #include "plan.h"
 
 /*
- * A proven "no" is an answer, like grep's 1; running out of time before
- * any answer is EXIT_TEMPFAIL, "try again later" (with more time).
+ * A proven "no" is an answer, EXIT_INFEASIBLE (exitcodes.h); running
+ * out of time before any answer is EXIT_TEMPFAIL, "try again later"
+ * (with more time).
  */
-#define MC_EXIT_INFEASIBLE 1
 
 /* report_build: the result document (see match-csp(5), OUTPUT). */
 json_t *report_build(const struct plan *p, int timing, double total);

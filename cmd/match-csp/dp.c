@@ -342,8 +342,9 @@ trace(const struct dp *dp, const struct tables *t, long s, long *x)
 	}
 }
 
+/* run_tables: fill the tables within lim, then read the optimum into x. */
 static enum mc_status
-run(const struct dp *dp, const struct mc_limits *lim, long *x,
+run_tables(const struct dp *dp, const struct mc_limits *lim, long *x,
     struct mc_stats *st)
 {
 	struct tables t;
@@ -420,7 +421,7 @@ dp_solve(const struct inst *in, const struct mc_limits *lim, long *x,
 		dp_free(&dp);
 		return ST_UNSUITED;
 	}
-	status = run(&dp, lim, x, st);
+	status = run_tables(&dp, lim, x, st);
 	dp_free(&dp);
 	return status;
 }

@@ -13,7 +13,7 @@
 #include "exitcodes.h"
 #include "milp.h"
 #include "output.h"
-#include "report.h"
+#include "answer.h"
 #include "xalloc.h"
 
 #define TERMS_PER_LINE 8

@@ -119,5 +119,5 @@ main(int argc, char **argv)
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
 	if (o.job == NULL)
 		o.job = "-";
-	return output_close(run(&o));
+	return output_close(match_csp_run(&o));
 }

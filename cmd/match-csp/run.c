@@ -8,7 +8,7 @@
 
 #include "exitcodes.h"
 #include "load.h"
-#include "report.h"
+#include "answer.h"
 #include "run.h"
 #include "xalloc.h"
 
@@ -192,7 +192,7 @@ answer(struct plan *p, const struct options *o, double t0)
 }
 
 int
-run(const struct options *o)
+match_csp_run(const struct options *o)
 {
 	struct input in;
 	struct plan p;

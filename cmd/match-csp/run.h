@@ -12,6 +12,6 @@ struct options {
 	struct plan_opts plan;
 };
 
-int run(const struct options *o);
+int match_csp_run(const struct options *o);
 
 #endif

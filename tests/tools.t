@@ -114,9 +114,28 @@ check_bad_input() {
 	done
 }
 
+# check_statuses TOOL: the statuses its --help lists are those its man
+# page's EXIT STATUS lists, value by value, and both list 64, 71 (out
+# of memory, which every tool can hit) and 74.
+check_statuses() {
+	"$1" --help | tr '\n' ' ' | sed -n 's/.*Exit status:\(.*\)/\1/p' |
+	    grep -oE '(^|[ (,])[0-9]{1,3} ' | tr -dc '0-9\n ' | tr ' ' '\n' |
+	    grep . | sort -n | tr '\n' ' ' >"$T/help-st"
+	sed -n '/^\.Sh EXIT STATUS$/,/^\.Sh /p' "$top/man/$1.1" |
+	    grep -oE '^\.It (Sy |Cm |Li )?[0-9]+' | grep -oE '[0-9]+$' |
+	    sort -n | tr '\n' ' ' >"$T/man-st"
+	if cmp -s "$T/help-st" "$T/man-st" &&
+	    grep -q ' 64 .*71 .*74 ' "$T/man-st"; then
+		pass "$1: --help and EXIT STATUS list the same statuses ($(cat "$T/man-st"))"
+	else
+		fail "$1: --help lists $(cat "$T/help-st")but EXIT STATUS $(cat "$T/man-st")(64, 71, 74 in both)"
+	fi
+}
+
 for tool in $(tools); do
 	check_bad_input "$tool"
 	check_man "$tool"
+	check_statuses "$tool"
 	check_options "$tool"
 	check_full_disk "$tool"
 done

@@ -30,7 +30,8 @@ static const char usage_doc[] =
     "Write the schedules of a state document as an Ansible playbook."
     "\vWith no FILE, or when FILE is -, read standard input.  "
     "Exit status: 0 done, 64 usage, 65 invalid input, 66 cannot open, "
-    "70 internal error, 73 cannot write a task file, 74 I/O error.";
+    "70 internal error, 73 cannot write a task file, "
+    "71 out of memory, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
 	{ "inventory", 'i', 0, 0, "Write an inventory of the system "

@@ -9,11 +9,11 @@
  * under the "free" strategy, at most "concurrency" anchors at once
  * (serial).  Each group is a block whose tasks are its actions, named
  * for a person and ending with the action id in brackets
- * (sched_task_name(), which ansible-report finds them by); its rescue runs the undo steps of the actions that had
- * completed, last action first (resource-level undo, III.A), then the
- * replacement of a failed migration.  A stage with a manual step runs
- * under the "linear" strategy, since ansible.builtin.pause cannot run
- * under "free".
+ * (sched_task_name(), which ansible-report finds them by); its rescue
+ * runs the undo steps of the actions that had completed, last action
+ * first (resource-level undo, III.A), then the replacement of a failed
+ * migration.  A stage with a manual step runs under the "linear"
+ * strategy, since ansible.builtin.pause cannot run under "free".
  *
  * Cloud-API actions (a migration, its undo and a failed migration's
  * replacement) are delegated to the system's first controller when

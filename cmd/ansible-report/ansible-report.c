@@ -25,7 +25,8 @@ static const char usage_doc[] =
     "Write the iteration report of a state document from the output of "
     "Ansible's json stdout callback.\vWith no FILE, or when FILE is -, "
     "read standard input.  Exit status: 0 done, 64 usage, 65 invalid "
-    "input, 66 cannot open, 74 I/O error.";
+    "input, 66 cannot open, "
+    "71 out of memory, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
 	{ "ansible", 'a', "JSON", 0, "The json callback's output (required)",

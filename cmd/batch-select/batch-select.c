@@ -23,7 +23,8 @@ static const char usage_doc[] =
     "Select the resource groups to upgrade in this iteration and write "
     "their runtime upgrade schedule.\vWith no FILE, or when FILE is -, "
     "read standard input.  Exit status: 0 done, 64 usage, 65 invalid "
-    "input, 66 cannot open, 74 I/O error.";
+    "input, 66 cannot open, "
+    "71 out of memory, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
 	{ "dedicated", 'd', "N", 0, "Compute hosts the operator dedicates to "

@@ -24,7 +24,7 @@ static const char usage_doc[] =
     "Coarsen the resource graph of a state document into the control "
     "graph.\vWith no FILE, or when FILE is -, read standard input.  "
     "Exit status: 0 done, 64 usage, 65 invalid input, 66 cannot open, "
-    "74 I/O error.";
+    "71 out of memory, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
 	{ "dot", 'd', 0, 0, "Write the control graph in Graphviz dot "

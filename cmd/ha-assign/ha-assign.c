@@ -32,7 +32,8 @@ static const char usage_doc[] =
     "PODS is `kubectl get pods -o json` (a List or one Pod), - or absent "
     "for standard input.  The plan (ha-assign-plan(5)) goes to standard "
     "output; scripts/ha-apply carries it out.  Exit status: 0 success, "
-    "64 usage, 65 invalid input, 66 cannot open, 74 I/O error.";
+    "64 usage, 65 invalid input, 66 cannot open, "
+    "71 out of memory, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
 	{ "services", 's', "FILE", 0, "`kubectl get services -o json`: "

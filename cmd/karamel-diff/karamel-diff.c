@@ -35,7 +35,8 @@ static const char usage_doc[] =
     "be - for standard input.  Each KARAMELFILE is a cookbook's "
     "Karamelfile or a directory of them.  Exit status: 0 success (with "
     "-e: no changes), 2 changes (with -e), 64 usage, 65 invalid input, "
-    "66 cannot open, 74 I/O error.";
+    "66 cannot open, "
+    "71 out of memory, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
 	{ "dot", 'd', 0, 0, "Write the plan graph for Graphviz", 0 },

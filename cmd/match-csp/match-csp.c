@@ -22,7 +22,7 @@ static const char usage_doc[] =
     "Find the cheapest offers for a component's nodes, proven optimal.\v"
     "With no JOB, or when JOB is -, read standard input.  Exit status: "
     "0 solved, 1 infeasible, 64 usage, 65 bad input, 66 cannot open, "
-    "74 I/O, 75 time limit before any solution.";
+    "71 out of memory, 74 I/O, 75 time limit before any solution.";
 
 static const struct argp_option option_list[] = {
 	{ "model", 'm', "FILE", 0, "The discovery model (else the job's "

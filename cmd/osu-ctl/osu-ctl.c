@@ -26,7 +26,7 @@ static const char usage_doc[] =
     "Advance the OS upgrade run of a state document by one step."
     "\vWith no FILE, or when FILE is -, read standard input.  "
     "Exit status: 0 done, 64 usage, 65 invalid input, 66 cannot open, "
-    "74 I/O error.";
+    "71 out of memory, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
 	{ "now", 't', "TIME", 0, "The time of the step, such as "

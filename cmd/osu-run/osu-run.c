@@ -31,7 +31,8 @@ static const char usage_doc[] =
     "\vSTATE is a state document with an os_upgrade section; it is "
     "rewritten after every step.  Exit status: 0 done (with --once: the "
     "run completed or none was due), 1 the run failed or timed out, 64 "
-    "usage, 65 invalid state, 69 server unavailable, 74 I/O error.";
+    "usage, 65 invalid state, 66 cannot open, 69 server unavailable, "
+    "71 out of memory, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
 	{ "server", 's', "URL", 0, "The NATS server (default "

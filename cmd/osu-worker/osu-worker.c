@@ -31,7 +31,7 @@ static const char usage_doc[] =
     "\vCONFIG names the commands to run and the state file.  "
     "Exit status: 0 stopped or rebooting, 64 usage, 65 invalid "
     "configuration or state, 66 cannot open, 69 server unavailable, "
-    "74 I/O error.";
+    "71 out of memory, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
 	{ "server", 's', "URL", 0, "The NATS server (default "

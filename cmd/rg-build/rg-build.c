@@ -27,7 +27,7 @@ static const char usage_doc[] =
     "FILE is the previous state document (- for standard input); without "
     "it, standard input is read unless --system is given.  "
     "Exit status: 0 done, 64 usage, 65 invalid input, 66 cannot open, "
-    "74 I/O error.";
+    "71 out of memory, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
 	{ "system", 's', "FILE", 0, "The system configuration (a system "

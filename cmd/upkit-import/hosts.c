@@ -1,9 +1,10 @@
 /*
  * hosts.c: compute hosts from "openstack hypervisor list --long -f
  * json": columns ID, Hypervisor Hostname, Hypervisor Type, Host IP (the
- * host's address, for the inventory's ansible_host), State and, before compute API 2.88, vCPUs Used, vCPUs, Memory MB Used
- * and Memory MB (ignored: capacity in VM slots comes from the site
- * file).  "Status" is read when present (hypervisor show).
+ * host's address, for the inventory's ansible_host), State and, before
+ * compute API 2.88, vCPUs Used, vCPUs, Memory MB Used and Memory MB
+ * (ignored: capacity in VM slots comes from the site file).  "Status"
+ * is read when present (hypervisor show).
  *
  * The hypervisor hostname is often a fully qualified name, while
  * aggregates, availability zones and, before client 6.1, the server

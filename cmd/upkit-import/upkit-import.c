@@ -22,7 +22,7 @@ static const char usage_doc[] =
     "file.\vSITE is the site file (YAML or JSON).  Every OpenStack file "
     "is the output of the client with -f json.  Exit status: 0 written, "
     "64 usage, 65 invalid or self-contradicting input, 66 cannot open, "
-    "74 I/O error.";
+    "71 out of memory, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
 	{ "hypervisors", 'H', "FILE", 0, "openstack hypervisor list --long "

@@ -25,7 +25,8 @@ static const char usage_doc[] =
     "vm-migrate-plan or an actuator) as a numbered list of operations, "
     "or as a Graphviz graph of its schedules.\vWith no FILE, or when FILE "
     "is -, read standard input.  Exit status: 0 shown, 64 usage, "
-    "65 invalid input, 66 cannot open, 74 I/O error.";
+    "65 invalid input, 66 cannot open, "
+    "71 out of memory, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
 	{ "dot", 'g', 0, 0, "Write the schedules in Graphviz dot, stages "

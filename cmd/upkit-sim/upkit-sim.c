@@ -28,7 +28,8 @@ static const char usage_doc[] =
     "upgrade baseline, summarize a run, or tell the loop's progress.\v"
     "With no FILE, or when FILE is -, read standard input.  SECONDS may "
     "have up to three decimals.  Exit status: 0 done, 64 usage, 65 "
-    "invalid input, 66 cannot open, 70 internal error, 74 I/O error.";
+    "invalid input, 66 cannot open, 70 internal error, "
+    "71 out of memory, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
 	{ "fail", 'f', "ID", 0, "The action or undo step ID fails "

@@ -31,7 +31,8 @@ struct options {
 static const char usage_doc[] =
     "Check upkit state documents and write them out as JSON.\v"
     "With no FILE, or when FILE is -, read standard input.  "
-    "Exit status: 0 valid, 64 usage, 65 invalid, 66 cannot open, 74 I/O.";
+    "Exit status: 0 valid, 64 usage, 65 invalid, 66 cannot open, "
+    "71 out of memory, 74 I/O.";
 
 static const struct argp_option option_list[] = {
 	{ "section", 's', "NAME", 0,

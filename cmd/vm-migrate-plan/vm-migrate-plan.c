@@ -23,7 +23,8 @@ static const char usage_doc[] =
     "Plan the VM migrations of this iteration from the old compute "
     "partition to the new one.\vWith no FILE, or when FILE is -, read "
     "standard input.  Exit status: 0 done, 64 usage, 65 invalid input, "
-    "66 cannot open, 74 I/O error.";
+    "66 cannot open, "
+    "71 out of memory, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
 	{ "new-capacity", 'k', "N", 0, "K': VMs a host of the new partition "

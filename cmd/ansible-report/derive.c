@@ -21,6 +21,7 @@
 
 struct derive {
 	json_t *system;			/* the copy being changed */
+	json_t *resources, *vms;	/* id -> its object in system */
 	const json_t *results, *other;	/* the report's result maps */
 	const json_t *rg_actions;	/* resource graph action id -> action */
 	const json_t *rg_edges, *catalog;
@@ -52,13 +53,25 @@ result_of(const struct derive *d, const char *id)
 static json_t *
 resource(const struct derive *d, const char *id)
 {
-	json_t *r;
-	size_t i;
+	return id != NULL ? json_object_get(d->resources, id) : NULL;
+}
 
+/* index_ids: resources and VMs by id, so that each action is O(1). */
+static void
+index_ids(struct derive *d)
+{
+	json_t *r, *t, *v;
+	size_t i, k;
+
+	d->resources = json_object();
+	d->vms = json_object();
 	json_array_foreach(json_object_get(d->system, "resources"), i, r)
-		if (same(text(r, "id"), id))
-			return r;
-	return NULL;
+		if (text(r, "id") != NULL)
+			json_object_set(d->resources, text(r, "id"), r);
+	json_array_foreach(json_object_get(d->system, "tenants"), i, t)
+		json_array_foreach(json_object_get(t, "vms"), k, v)
+			if (text(v, "id") != NULL)
+				json_object_set(d->vms, text(v, "id"), v);
 }
 
 static json_t *
@@ -76,13 +89,10 @@ dependencies(struct derive *d)
 static void
 place_vm(struct derive *d, const char *vm, const char *host)
 {
-	json_t *t, *v;
-	size_t i, k;
+	json_t *v = vm != NULL ? json_object_get(d->vms, vm) : NULL;
 
-	json_array_foreach(json_object_get(d->system, "tenants"), i, t)
-		json_array_foreach(json_object_get(t, "vms"), k, v)
-			if (same(text(v, "id"), vm) && host != NULL)
-				json_object_set_new(v, "host", json_string(host));
+	if (v != NULL && host != NULL)
+		json_object_set_new(v, "host", json_string(host));
 }
 
 /* drop: resource id leaves the system, with every dependency on it. */
@@ -100,6 +110,7 @@ drop(struct derive *d, const char *id)
 	for (i = json_array_size(res); i-- > 0;)
 		if (same(text(json_array_get(res, i), "id"), id))
 			json_array_remove(res, i);
+	json_object_del(d->resources, id);
 }
 
 static int
@@ -123,15 +134,17 @@ create(struct derive *d, const char *id, const char *product,
 {
 	const char *kind = "virtual-storage";
 	const json_t *p, *e;
+	json_t *r;
 	size_t i;
 
 	json_array_foreach(json_object_get(d->catalog, "products"), i, p)
 		if (same(text(p, "name"), product) &&
 		    same(text(p, "version"), version) && text(p, "kind"))
 			kind = text(p, "kind");
-	json_array_append_new(json_object_get(d->system, "resources"),
-	    json_pack("{s:s, s:s, s:{s:s}}", "id", id, "kind", kind,
-	    "products", product, version));
+	r = json_pack("{s:s, s:s, s:{s:s}}", "id", id, "kind", kind,
+	    "products", product, version);
+	json_array_append_new(json_object_get(d->system, "resources"), r);
+	json_object_set(d->resources, id, r);
 	json_array_foreach(d->rg_edges, i, e)
 		if (same(text(e, "presence"), "future") &&
 		    (same(text(e, "dependent"), id) ||
@@ -242,7 +255,10 @@ derive_system(const json_t *doc, const struct sched_list *l,
 
 	if (d.system == NULL)
 		return NULL;
+	index_ids(&d);
 	for (k = 0; k < l->n; k++)
 		derive_schedule(&d, l->sched[k]);
+	json_decref(d.resources);
+	json_decref(d.vms);
 	return d.system;
 }

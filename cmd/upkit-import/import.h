@@ -38,6 +38,7 @@ struct import {
 	json_t *member_of;	/* server id -> server group id */
 	json_t *vms;		/* server id -> {"host", "project", "group"} */
 	json_t *sets;		/* "aggregate:NAME", "zone:NAME" -> [host ids] */
+	json_t *set_members;	/* "SET HOST-ID" -> true, for each member */
 };
 
 /* hosts.c */

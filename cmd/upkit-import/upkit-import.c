@@ -186,6 +186,7 @@ main(int argc, char **argv)
 	im.member_of = json_object();
 	im.vms = json_object();
 	im.sets = json_object();
+	im.set_members = json_object();
 	status = import(&im);
 	json_decref(im.site);
 	json_decref(im.hosts);
@@ -194,6 +195,7 @@ main(int argc, char **argv)
 	json_decref(im.member_of);
 	json_decref(im.vms);
 	json_decref(im.sets);
+	json_decref(im.set_members);
 	free(im.files.shows);
 	free(im.files.groups);
 	free(im.files.aggregates);

@@ -26,8 +26,8 @@ add_to_set(struct import *im, struct access *a, const char *name,
     const char *key)
 {
 	const char *id = host_id(im, name);
-	json_t *set = json_object_get(im->sets, key), *v;
-	size_t i;
+	json_t *set = json_object_get(im->sets, key);
+	char *member;
 
 	if (set == NULL) {
 		set = json_array();
@@ -38,10 +38,12 @@ add_to_set(struct import *im, struct access *a, const char *name,
 		    key);
 		return 0;
 	}
-	json_array_foreach(set, i, v)
-		if (strcmp(json_string_value(v), id) == 0)
-			return 0;
-	json_array_append_new(set, json_string(id));
+	member = xasprintf("%s %s", key, id);	/* a set's members, once */
+	if (json_object_get(im->set_members, member) == NULL) {
+		json_object_set_new(im->set_members, member, json_true());
+		json_array_append_new(set, json_string(id));
+	}
+	free(member);
 	return 0;
 }
 
@@ -62,7 +64,8 @@ add_aggregate(struct import *im, struct access *a, const json_t *row)
 		    "it was added to --long: give \"openstack aggregate show -f "
 		    "json\" of each aggregate)");
 	key = xasprintf("aggregate:%s", name);
-	json_object_set_new(im->sets, key, json_array());
+	if (json_object_get(im->sets, key) == NULL)	/* even with no host */
+		json_object_set_new(im->sets, key, json_array());
 	access_enter_key(a, json_object_get(row, "Hosts") ? "Hosts" : "hosts");
 	r = each_item(a, hosts, add_to_set, im, key);
 	access_leave(a);

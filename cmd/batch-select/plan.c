@@ -202,6 +202,67 @@ manual_step(const struct bs *b, size_t g, enum cat_action what,
 	free(utext);
 }
 
+/* has_service_action: a product v runs before (or after) its upgrade
+ * has a deactivate (or activate) command. */
+static int
+has_service_action(const struct bs *b, size_t v, enum cat_action what)
+{
+	json_t *prods = what == CAT_ACTIVATE ? products_after(b, v) :
+	    products_before(b, v), *ver;
+	const char *name;
+	int found = 0;
+
+	json_object_foreach(prods, name, ver)
+		found |= product_action(b, name, ver, what) != NULL;
+	json_decref(prods);
+	return found;
+}
+
+/*
+ * member_steps: a member of g that ends the plan out of service (it
+ * is, or the plan takes it out) and that no activation in list brings
+ * back (the product it was deactivated by is gone: an undo removed it,
+ * say) is taken back into service by the operator.  Only when list has
+ * commands: an empty list gets manual_step()'s one step for the group.
+ */
+static void
+member_steps(const struct bs *b, size_t g, const char *phase, json_t *list)
+{
+	const struct cg_group *grp = &b->in.cg.groups[g];
+	const json_t *a;
+	size_t m, i;
+	char *id, *uid, *text, *utext;
+	json_t *step;
+
+	for (m = 0; json_array_size(list) > 0 && m < grp->nmembers; m++) {
+		size_t v = grp->members[m];
+		int covered = 0;
+
+		if (b->in.rg.v[v].mod == MOD_REMOVE || (!b->in.rg.v[v].deactivated &&
+		    (grp->deactivated || !has_service_action(b, v, CAT_DEACTIVATE))))
+			continue;
+		json_array_foreach(list, i, a)
+			covered |= strcmp(json_string_value(json_object_get(a,
+			    "resource")), vid(b, v)) == 0;
+		if (covered)
+			continue;
+		id = sched_format("i%ld/activate:%s", b->in.rg.iteration,
+		    vid(b, v));
+		uid = sched_format("%s~undo", id);
+		text = sched_format("take %s back into service", vid(b, v));
+		utext = sched_format("take %s out of service", vid(b, v));
+		step = sched_action(id, phase, "activate", vid(b, v),
+		    inventory_host(b, v), NULL, text, 0);
+		sched_add_undo(step, sched_step(uid, inventory_host(b, v), NULL,
+		    utext, 0));
+		json_array_append_new(list, step);
+		free(id);
+		free(uid);
+		free(text);
+		free(utext);
+	}
+}
+
 /* group_service: g's (de)activations as a group of groups; returns
  * its actions (borrowed), or NULL when there are none. */
 static json_t *
@@ -216,6 +277,8 @@ group_service(const struct bs *b, size_t g, enum cat_action what,
 		if (what == CAT_DEACTIVATE ||
 		    b->in.rg.v[grp->members[m]].mod != MOD_REMOVE)
 			service_actions(b, grp->members[m], what, phase, list);
+	if (what == CAT_ACTIVATE)
+		member_steps(b, g, phase, list);
 	manual_step(b, g, what, phase, list);
 	if (json_array_size(list) > 0) {
 		out = sched_group(groups, grp->id);

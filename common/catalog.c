@@ -309,8 +309,13 @@ catalog_free(struct catalog *c)
 const struct cat_product *
 catalog_find(const struct catalog *c, const char *name, const char *version)
 {
-	char *key = product_key(name, version);
-	long i = idmap_find(&c->keys, key);
+	char *key;
+	long i;
+
+	if (name == NULL || version == NULL)	/* no product: none found */
+		return NULL;
+	key = product_key(name, version);
+	i = idmap_find(&c->keys, key);
 
 	free(key);
 	return i < 0 ? NULL : &c->products[i];

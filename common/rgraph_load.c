@@ -7,6 +7,32 @@
 
 #include "rgraph.h"
 
+/* ACTION_MAX_SECONDS: an action's duration, as the catalog bounds it. */
+#define ACTION_MAX_SECONDS 100000000
+
+/* load_undo: an action's optional undo, {argv, duration}. */
+static int
+load_undo(struct access *a, const json_t *obj)
+{
+	json_t *undo;
+	json_int_t d;
+	int r = acc_get_object(a, obj, "undo", ACC_OPTIONAL, &undo);
+
+	if (r != 0)
+		return r < 0 ? -1 : 0;
+	access_enter_key(a, "undo");
+	if (acc_get_int_range(a, undo, "duration", ACC_OPTIONAL, 0,
+	    ACTION_MAX_SECONDS, &d) < 0)
+		return -1;
+	access_leave(a);
+	return 0;
+}
+
+/*
+ * load_action: the fields consumers read, checked: the stages sum
+ * durations and look products up, so a duration is bounded as the
+ * catalog bounds it and a product and version are strings.
+ */
 static int
 load_action(struct access *a, json_t *obj, struct rgraph *g)
 {
@@ -14,12 +40,18 @@ load_action(struct access *a, json_t *obj, struct rgraph *g)
 		"op", "product", "version", "argv", "duration", "undo", NULL };
 	const char *s;
 	json_t *argv;
+	json_int_t d;
 
 	if (acc_as_object(a, obj) < 0 || acc_check_keys(a, obj, known) < 0 ||
 	    acc_get_string(a, obj, "id", ACC_REQUIRED, &s) < 0 ||
 	    acc_get_string(a, obj, "undo_unit", ACC_REQUIRED, &s) < 0 ||
 	    acc_get_string(a, obj, "op", ACC_REQUIRED, &s) < 0 ||
-	    acc_get_array(a, obj, "argv", ACC_REQUIRED, &argv) < 0)
+	    acc_get_string(a, obj, "product", ACC_OPTIONAL, &s) < 0 ||
+	    acc_get_string(a, obj, "version", ACC_OPTIONAL, &s) < 0 ||
+	    acc_get_int_range(a, obj, "duration", ACC_OPTIONAL, 0,
+	    ACTION_MAX_SECONDS, &d) < 0 ||
+	    acc_get_array(a, obj, "argv", ACC_REQUIRED, &argv) < 0 ||
+	    load_undo(a, obj) < 0)
 		return -1;
 	rgraph_add_action(g, json_incref(obj));
 	return 0;

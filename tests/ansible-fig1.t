@@ -36,18 +36,20 @@ mkdir -p "$stubs" "$T/home" "$T/tmp"
 # Every program the catalog names first in an argv, and openstack.
 names=$(sed -n 's/.*argv: \[\([^],]*\).*/\1/p' "$fig1/catalog.yaml" | sort -u)
 for c in $names openstack; do
+	# Ansible runs a stage's hosts in parallel (forks), so each call
+	# writes a file of its own: lines appended by several writes
+	# interleave.
 	cat >"$stubs/$c" <<'EOF'
 #!/bin/sh
-printf '%s' "${0##*/}" >>"$UPKIT_STUB_LOG"
-printf ' %s' "$@" >>"$UPKIT_STUB_LOG"
-echo >>"$UPKIT_STUB_LOG"
+f=$(mktemp "$UPKIT_STUB_LOG/call.XXXXXX") || exit 1
+{ printf '%s' "${0##*/}"; printf ' %s' "$@"; echo; } >"$f"
 EOF
 	chmod +x "$stubs/$c"
 done
-export UPKIT_STUB_LOG="$T/ran.txt" PATH="$stubs:$PATH"
+export UPKIT_STUB_LOG="$T/ran.d" PATH="$stubs:$PATH"
 export HOME="$T/home" ANSIBLE_LOCAL_TEMP="$T/tmp" ANSIBLE_REMOTE_TEMP="$T/tmp"
 export ANSIBLE_PYTHON_INTERPRETER=auto_silent ANSIBLE_NOCOLOR=1
-: >"$UPKIT_STUB_LOG"
+mkdir "$UPKIT_STUB_LOG"
 
 set -- -s "$fig1/system.yaml" -k "$fig1/catalog.yaml" -r "$fig1/request.yaml"
 # The actuator is scripts/actuate-ansible, keeping each iteration's
@@ -92,12 +94,12 @@ for r in "$T"/ansible/iter-*/5-report.json; do
 	    | .. | objects | select(has("argv") and has("id"))
 	    | select($res[.id] == "succeeded") | .argv | join(" ")' "$r"
 done | sort >"$T/want-ran.txt"
-sort "$UPKIT_STUB_LOG" >"$T/got-ran.txt"
+cat "$UPKIT_STUB_LOG"/call.* | sort >"$T/got-ran.txt"
 if [ -s "$T/want-ran.txt" ] && cmp -s "$T/want-ran.txt" "$T/got-ran.txt"; then
 	pass "every command of a succeeded action ran once, and nothing else ($(wc -l <"$T/got-ran.txt") commands)"
 else
 	fail "every command of a succeeded action ran once, and nothing else"
-	diff "$T/want-ran.txt" "$T/got-ran.txt" | head -20 | sed 's/^/#   /'
+	diff "$T/want-ran.txt" "$T/got-ran.txt" | head -20 | sed 's/^/#   /' >&2
 fi
 
 # Each play's hosts include only their own groups' tasks: no host ever

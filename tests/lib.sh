@@ -33,8 +33,9 @@ fail() {
 }
 skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n # skip $*"; }
 
-# diag FILE...: show files as TAP comments.
-diag() { sed 's/^/#   /' "$@" || true; }
+# diag FILE...: show files as TAP comments, on stderr, so that prove
+# shows them (and CI logs them) without -v.
+diag() { sed 's/^/#   /' "$@" >&2 || true; }
 
 # expect_same WANT GOT DESCRIPTION: compare two files, show a diff.
 expect_same() {

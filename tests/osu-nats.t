@@ -68,8 +68,8 @@ start_server() {
 }
 
 # worker HOST [UPGRADE-STATUS [UPGRADE-SECONDS [OPTION]]]: a supervised
-# worker, started again when it exits (after a reboot or a kill), at
-# most 5 times.
+# worker, started again 0.2 s after it exits (after a reboot or a
+# kill), at most 5 times.
 worker() {
 	cat >"$S/$1.yaml" <<EOF
 host: $1
@@ -89,6 +89,10 @@ EOF
 			echo $! >"$S/$1.pid"
 			wait $! || true
 			n=$((n + 1))
+			# As a service manager would, wait before a restart, so
+			# that a start that failed (the server busy, a stream
+			# being created by another worker) is not retried at once.
+			sleep 0.2
 		done
 	) 2>>"$S/$1.supervisor" &
 	sup_pids="$sup_pids $!"
@@ -118,7 +122,7 @@ info() { jq -r ".os_upgrade.\"last-upgrade-info\".\"$1\"" "$S/state.json"; }
 hosts() { jq -c '[.os_upgrade."last-upgrade-info".hosts[].status]' "$S/state.json"; }
 count() { grep -c "^$1\$" "$S/log" || true; }
 check() {
-	if eval "$1"; then pass "$2"; else fail "$2"; diag "$S/log" "$S/run.err"; fi
+	if eval "$1"; then pass "$2"; else fail "$2"; diag "$S/log" "$S/run.err" "$S"/*.err; fi
 }
 
 # 1. A full run: every host prepared, then upgraded one at a time.

@@ -8,8 +8,15 @@
 #   make DEV=1      stricter warnings for development
 #   make SANITIZE=address,undefined   sanitized build in build-san/
 #
-# A tool is a folder cmd/<tool>/ of .c files; it links build/libupkit.a,
-# built once from common/.  Adding a folder adds a tool: see README.md.
+# A tool is a folder cmd/<tool>/ of .c files.  Adding a folder adds a
+# tool: see HACKING.md.  common/ holds two libraries, one folder each:
+#   common/plumbing/  build/libplumbing.a: diagnostics, command lines,
+#                     loading, typed access, output, graphs, time; every
+#                     tool links it
+#   common/iaas/      build/libiaas.a: the IaaS model of seed 000 (state
+#                     document, system, catalog, requests, the resource
+#                     and control graphs, SLAs, schedules); only the
+#                     tools in IAAS_TOOLS see its headers and link it
 
 VERSION := $(shell cat VERSION)
 PREFIX ?= /usr/local
@@ -46,15 +53,22 @@ ARGP_LIBS = $(shell printf '#include <argp.h>\nint main(int c, char **v) { retur
 
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(SAN_FLAGS) \
-	-Icommon -DUPKIT_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(CFLAGS)
+	-Icommon/plumbing -DUPKIT_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 LIBS_ALL = $(PKG_LIBS) $(ARGP_LIBS) -lm
 
 TOOLS := $(sort $(notdir $(wildcard cmd/*)))
 BINS := $(TOOLS:%=$(B)/bin/%)
-COMMON_SRC := $(sort $(wildcard common/*.c))
-COMMON_OBJ := $(COMMON_SRC:%.c=$(B)/%.o)
-LIB := $(B)/libupkit.a
+# The tools built on the IaaS model; the others (match-csp, karamel-diff,
+# ha-assign, osu-run, osu-worker) sit on the plumbing alone, and cannot
+# include the model's headers.
+IAAS_TOOLS := ansible-plan ansible-report batch-select cg-coarsen osu-ctl \
+	rg-build upkit-import upkit-show upkit-sim upkit-validate \
+	vm-migrate-plan
+PLUMBING_SRC := $(sort $(wildcard common/plumbing/*.c))
+IAAS_SRC := $(sort $(wildcard common/iaas/*.c))
+PLUMBING_LIB := $(B)/libplumbing.a
+IAAS_LIB := $(B)/libiaas.a
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 MAN1 := $(sort $(wildcard man/*.1))
@@ -74,9 +88,14 @@ $(B)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(LIB): $(COMMON_OBJ)
+$(PLUMBING_LIB): $(PLUMBING_SRC:%.c=$(B)/%.o)
 	@rm -f $@
 	$(AR) rcs $@ $^
+
+$(IAAS_LIB): $(IAAS_SRC:%.c=$(B)/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
+$(B)/common/iaas/%.o: ALL_CFLAGS += -Icommon/iaas
 
 # Optional libraries, per tool: a tool whose folder has a file "libs"
 # naming pkg-config packages (one per line, such as libnats) is linked
@@ -96,18 +115,25 @@ $(B)/common/$(1)/%.o: ALL_CFLAGS += $$(call pkg_cflags,$(1))
 endef
 $(foreach p,$(PKGS),$(eval $(call pkg_rule,$(p))))
 
-# One rule per tool: its objects plus the shared library.
+# One rule per tool: its objects, its packages' plumbing, the model if
+# it is built on it, and the plumbing.
+tool_iaas = $(if $(filter $(1),$(IAAS_TOOLS)),$(IAAS_LIB))
 define tool_rule
 $(B)/bin/$(1): $(patsubst %.c,$(B)/%.o,$(sort $(wildcard cmd/$(1)/*.c))) \
-    $(foreach p,$(call tool_pkgs,$(1)),$(B)/pkg-$(p).a) $(LIB)
+    $(foreach p,$(call tool_pkgs,$(1)),$(B)/pkg-$(p).a) \
+    $(call tool_iaas,$(1)) $(PLUMBING_LIB)
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$(LIBS_ALL) \
 	    $(foreach p,$(call tool_pkgs,$(1)),$$(call pkg_libs,$(p)))
-$(B)/cmd/$(1)/%.o: ALL_CFLAGS += $(foreach p,$(call tool_pkgs,$(1)),$$(call pkg_cflags,$(p)))
+$(B)/cmd/$(1)/%.o: ALL_CFLAGS += $(foreach p,$(call tool_pkgs,$(1)),$$(call pkg_cflags,$(p))) \
+    $(if $(call tool_iaas,$(1)),-Icommon/iaas) \
+    $(if $(call tool_pkgs,$(1)),-Icommon)
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
-$(B)/unit/%: $(B)/tests/unit/%.o $(LIB)
+# Unit tests may test either library.
+$(B)/tests/unit/%.o: ALL_CFLAGS += -Icommon/iaas
+$(B)/unit/%: $(B)/tests/unit/%.o $(IAAS_LIB) $(PLUMBING_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS_ALL)
 
@@ -153,7 +179,7 @@ FUZZ_CC ?= clang
 FUZZ_TARGETS := $(sort $(basename $(notdir $(wildcard tests/fuzz/*.c))))
 FUZZ_CFLAGS = -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-Icommon $(PKG_CFLAGS)
+	-Icommon/plumbing -Icommon/iaas $(PKG_CFLAGS)
 # A finding: more than 1 s on one input is a hang; stderr holds the
 # diagnostics that refused inputs are meant to get.
 FUZZ_RUN_FLAGS ?= -timeout=2 -close_fd_mask=2
@@ -167,10 +193,11 @@ fuzz: deps
 	        build-fuzz/corpus-$$t tests/fuzz/corpus-$$t || exit 1; \
 	done
 
-build-fuzz/%: tests/fuzz/%.c $(COMMON_SRC) $(wildcard common/*.h cmd/*/*.[ch])
+build-fuzz/%: tests/fuzz/%.c $(PLUMBING_SRC) $(IAAS_SRC) \
+    $(wildcard common/*/*.h cmd/*/*.[ch])
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Icmd/$* -o $@ $< \
-	    $(filter-out cmd/$*/$*.c,$(wildcard cmd/$*/*.c)) $(COMMON_SRC) \
+	    $(filter-out cmd/$*/$*.c,$(wildcard cmd/$*/*.c)) $(PLUMBING_SRC) $(IAAS_SRC) \
 	    $(LIBS_ALL)
 
 clean:

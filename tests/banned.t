@@ -7,7 +7,7 @@
 cd "$top" || exit 1
 for f in strcpy strcat strncpy sprintf vsprintf gets strtok atoi atol \
     system popen; do
-	if grep -nE "(^|[^_a-zA-Z0-9.>])${f}[[:space:]]*\(" cmd/*/*.c common/*.c \
+	if grep -nE "(^|[^_a-zA-Z0-9.>])${f}[[:space:]]*\(" cmd/*/*.c common/*/*.c \
 	    >"$T/hits" 2>/dev/null; then
 		fail "no call to $f()"
 		diag "$T/hits"

@@ -19,6 +19,7 @@
 
 struct options {
 	const char *file, *ansible, *time;
+	struct output_opts output;	/* -c */
 };
 
 static const char usage_doc[] =
@@ -43,6 +44,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	int64_t t;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->output;
+		break;
 	case 'a':
 		o->ansible = arg;
 		break;
@@ -160,7 +164,7 @@ run(const struct options *opt, json_t *doc)
 	outcomes_free(&o);
 	json_decref(out);
 	if (status == EXIT_OK)
-		status = output_json(doc);
+		status = output_json(doc, &opt->output);
 	return status;
 }
 
@@ -172,7 +176,7 @@ main(int argc, char **argv)
 	};
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
-	struct options o = { NULL, NULL, NULL };
+	struct options o = { 0 };
 	json_t *doc;
 	int status;
 

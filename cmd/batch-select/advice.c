@@ -124,7 +124,7 @@ capacity_advice(const struct bs *b, json_t *list)
 
 	if (d == 0)
 		return;
-	if (failover_opts.rate <= 0 && b->F >= d)
+	if (b->o->failover.rate <= 0 && b->F >= d)
 		add(list, json_pack("{s:s, s:I}", "kind", "failover", "F",
 		    (json_int_t)(b->F - d)), "run with failover reserve F = %ld "
 		    "(batch-select -f %ld)", b->F - d, b->F - d);

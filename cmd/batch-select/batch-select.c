@@ -45,6 +45,10 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	struct options *o = state->input;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->failover;
+		state->child_inputs[1] = &o->output;
+		break;
 	case 'd':
 		o->dedicated = cli_long(state, "--dedicated", arg, 0, 1000000000);
 		break;
@@ -154,7 +158,7 @@ select_batch(const struct options *o, json_t *doc)
 		sched = build_schedule(&b);
 		state_put(doc, SECTION_BATCH, batch_section(&b));
 		state_put(doc, SECTION_SCHEDULE, sched);
-		status = output_json(doc);
+		status = output_json(doc, &o->output);
 	}
 	bs_free(&b);
 	access_free(&a);
@@ -170,7 +174,8 @@ main(int argc, char **argv)
 	};
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
-	struct options o = { NULL, RESERVE_EXACT, 0, 0, -1 };
+	struct options o = { .reservation = RESERVE_EXACT, .max_freed = -1,
+	    .failover = FAILOVER_OPTS_DEFAULT };
 	json_t *doc;
 	int status;
 

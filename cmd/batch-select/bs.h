@@ -15,8 +15,10 @@
 #include "cloud.h"
 #include "digraph.h"
 #include "idmap.h"
+#include "output.h"
 #include "plan_inputs.h"
 #include "rgraph.h"
+#include "sla.h"
 #include "sysconf.h"
 
 #define NONE ((size_t)-1)
@@ -29,6 +31,8 @@ struct options {
 	long dedicated;		/* -d: compute hosts dedicated to the upgrade */
 	long parallel;		/* -j: concurrency limit, 0: none */
 	long max_freed;		/* -m: hosts consolidation may free, -1: all */
+	struct failover_opts failover;	/* -f, -r, -p */
+	struct output_opts output;	/* -c */
 };
 
 enum move_kind { MOVE_CONSOLIDATE, MOVE_EVACUATE };

@@ -97,7 +97,7 @@ sla_terms(struct bs *b)
 		if (b->cand[g] && (d = group_duration(b, g)) > T)
 			T = d;
 	free_hosts = old_hosts_not_in_use(b, &used, &all);
-	b->F = sla_failover(&failover_opts, used, T, &how);
+	b->F = sla_failover(&b->o->failover, used, T, &how);
 	scaling_reservations(b, T, b->F, &b->res);
 	/* (3); with no VM of the old version every such host may go */
 	b->Z = used == 0 ? all : free_hosts - b->res.used - b->F;

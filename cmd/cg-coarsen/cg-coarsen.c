@@ -18,6 +18,7 @@
 struct options {
 	const char *file;
 	int dot;
+	struct output_opts output;	/* -c */
 };
 
 static const char usage_doc[] =
@@ -38,6 +39,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	struct options *o = state->input;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->output;
+		break;
 	case 'd':
 		o->dot = 1;
 		break;
@@ -62,8 +66,8 @@ write_result(const struct options *o, json_t *doc, const struct cgraph *cg)
 	}
 	/* an empty section to fill: it keeps its place in the document */
 	state_put(doc, SECTION_CONTROL_GRAPH, json_object());
-	return output_json_with(doc, state_section(doc, SECTION_CONTROL_GRAPH),
-	    cgraph_write, cg);
+	return output_json_with(doc, &o->output,
+	    state_section(doc, SECTION_CONTROL_GRAPH), cgraph_write, cg);
 }
 
 /* coarsen: read the RG of doc, contract it, write the result. */
@@ -105,7 +109,7 @@ main(int argc, char **argv)
 	};
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
-	struct options o = { NULL, 0 };
+	struct options o = { 0 };
 	json_t *doc;
 	int status;
 

@@ -292,7 +292,7 @@ write_plan(struct world *w)
 	json_object_set_new(doc, "actions", actions(w));
 	json_object_set_new(doc, "pairs", pairs(w));
 	json_object_set_new(doc, "problems", problems(w));
-	status = output_json(doc);
+	status = output_json(doc, &w->opt->output);
 	json_decref(doc);
 	return status;
 }

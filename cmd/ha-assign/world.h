@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "idmap.h"
+#include "output.h"
 
 enum role { ROLE_NONE, ROLE_ACTIVE, ROLE_STANDBY, ROLE_OTHER };
 enum node_failure { NF_PROMOTE, NF_FENCE_FIRST };
@@ -83,6 +84,7 @@ struct options {
 	long fence_after;
 	char **drain;
 	size_t ndrain;
+	struct output_opts output;	/* -c */
 };
 
 /* A Service the plan wants: for a pair's active, or the app's. */

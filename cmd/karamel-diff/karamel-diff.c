@@ -27,6 +27,7 @@ struct options {
 	char **karamelfiles;	/* the operands after OLD and NEW */
 	size_t nkaramelfiles;
 	int dot, detailed, quiet, strict;
+	struct output_opts output;	/* -c */
 };
 
 static const char usage_doc[] =
@@ -68,6 +69,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	struct options *o = state->input;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->output;
+		break;
 	case 'd':
 		o->dot = 1;
 		break;
@@ -110,7 +114,7 @@ write_plan(const struct plan *p, const struct options *o)
 	int status = EXIT_OK;
 
 	if (!o->dot) {
-		plan_json(p, stdout, output_opts.compact);
+		plan_json(p, stdout, o->output.compact);
 	} else {
 		fp = output_text_begin();
 		plan_dot(p, fp);

@@ -217,12 +217,12 @@ report_build(const struct plan *p, int timing, double total)
 }
 
 int
-report_write(const json_t *doc)
+report_write(const json_t *doc, const struct output_opts *how)
 {
 	FILE *fp = output_text_begin();
 	size_t flags = JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12);
 
-	flags |= output_opts.compact ? JSON_COMPACT : JSON_INDENT(2);
+	flags |= how->compact ? JSON_COMPACT : JSON_INDENT(2);
 	if (json_dumpf(doc, fp, flags) != 0 || fputc('\n', fp) == EOF) {
 		output_text_discard(fp);
 		return EXIT_OSERR;

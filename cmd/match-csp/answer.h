@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 
+#include "output.h"
 #include "plan.h"
 
 /*
@@ -14,8 +15,8 @@
 
 /* report_build: the result document (see match-csp(5), OUTPUT). */
 json_t *report_build(const struct plan *p, int timing, double total);
-/* report_write: write doc with prices rounded to 12 digits. */
-int report_write(const json_t *doc);
+/* report_write: write doc as how says, prices rounded to 12 digits. */
+int report_write(const json_t *doc, const struct output_opts *how);
 /* report_status: the exit status the result calls for. */
 int report_status(const struct plan *p);
 /* lp_export: the integer program of the answer's mode, CPLEX LP. */

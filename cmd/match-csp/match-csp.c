@@ -70,6 +70,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	struct options *o = state->input;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->output;
+		break;
 	case 'm': o->model = arg; break;
 	case 'g': o->plan.grow = 1; break;
 	case 'r': o->plan.replan = 1; break;

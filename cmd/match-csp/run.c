@@ -185,7 +185,7 @@ answer(struct plan *p, const struct options *o, double t0)
 	if (plan_run(p) < 0)
 		return EXIT_DATAERR;
 	doc = report_build(p, o->timing, now_seconds() - t0);
-	st = report_write(doc);
+	st = report_write(doc, &o->output);
 	json_decref(doc);
 	tell(p);
 	return st != EXIT_OK ? st : report_status(p);

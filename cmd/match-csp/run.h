@@ -2,6 +2,7 @@
 #ifndef MATCH_CSP_RUN_H
 #define MATCH_CSP_RUN_H
 
+#include "output.h"
 #include "plan.h"
 
 struct options {
@@ -10,6 +11,7 @@ struct options {
 	int export_lp;		/* -e lp */
 	int timing;
 	struct plan_opts plan;
+	struct output_opts output;	/* -c */
 };
 
 int match_csp_run(const struct options *o);

@@ -20,6 +20,7 @@ struct options {
 	const char *file;
 	const char *replies;	/* NULL: none */
 	const char *now;
+	struct output_opts output;	/* -c */
 };
 
 static const char usage_doc[] =
@@ -47,6 +48,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	struct options *o = state->input;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->output;
+		break;
 	case 't':
 		o->now = arg;
 		break;
@@ -89,7 +93,7 @@ run_step(const struct options *o, json_t *doc, const json_t *rdoc,
 	free(rs.r);
 	access_free(&a);
 	access_free(&ra);
-	return r ? EXIT_DATAERR : output_json(doc);
+	return r ? EXIT_DATAERR : output_json(doc, &o->output);
 }
 
 int
@@ -97,7 +101,7 @@ main(int argc, char **argv)
 {
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
-	struct options o = { NULL, NULL, NULL };
+	struct options o = { 0 };
 	json_t *doc = NULL, *rdoc = NULL;
 	int64_t now;
 	int status;

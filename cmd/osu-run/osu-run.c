@@ -191,7 +191,7 @@ dry_run(struct driver *d, const char *when)
 	if ((doc = ctl_dry(d, now)) == NULL)
 		return EXIT_DATAERR;
 	status = output_json(json_object_get(json_object_get(doc,
-	    "os_upgrade"), "commands"));
+	    "os_upgrade"), "commands"), NULL);
 	json_decref(doc);
 	return status;
 }

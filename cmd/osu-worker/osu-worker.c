@@ -103,7 +103,7 @@ print_check(const struct worker *w)
 	bus_subject(buf, sizeof buf, "versions", w->cfg.host);
 	json_object_set_new(o, "versions-subject", json_string(buf));
 	json_object_set_new(o, "state", wstate_json(&w->st));
-	status = output_json(o);
+	status = output_json(o, NULL);
 	json_decref(o);
 	return status;
 }

@@ -46,6 +46,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	struct options *o = state->input;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->output;
+		break;
 	case 's':
 		o->system = arg;
 		break;
@@ -165,8 +168,9 @@ write_result(struct rgb *b)
 	state_put(b->doc, SECTION_REQUESTS, request_model_to_json(&b->model));
 	/* an empty section to fill: it keeps its place in the document */
 	state_put(b->doc, SECTION_RESOURCE_GRAPH, json_object());
-	status = output_json_with(b->doc, state_section(b->doc,
-	    SECTION_RESOURCE_GRAPH), rgraph_write, &b->out);
+	status = output_json_with(b->doc, &b->opt->output,
+	    state_section(b->doc, SECTION_RESOURCE_GRAPH), rgraph_write,
+	    &b->out);
 	jarena_drop(old);
 	return status;
 }

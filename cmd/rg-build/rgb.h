@@ -18,6 +18,7 @@
 #include "catalog.h"
 #include "digraph.h"
 #include "idmap.h"
+#include "output.h"
 #include "request.h"
 #include "rgraph.h"
 #include "sysconf.h"
@@ -50,6 +51,7 @@ struct options {
 	const char **requests;
 	size_t nrequests;
 	int dot;
+	struct output_opts output;	/* -c */
 };
 
 struct rgb {

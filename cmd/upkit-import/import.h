@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "access.h"
+#include "output.h"
 
 struct import_files {
 	const char *hypervisors;	/* openstack hypervisor list --long */
@@ -27,6 +28,7 @@ struct import_files {
 	const char **zones;		/* openstack availability zone list */
 	size_t nzones;
 	const char *site;		/* the site file */
+	struct output_opts output;	/* -c */
 };
 
 struct import {

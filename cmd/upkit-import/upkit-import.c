@@ -47,6 +47,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	struct import_files *f = state->input;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &f->output;
+		break;
 	case 'H':
 		f->hypervisors = arg;
 		break;
@@ -154,7 +157,7 @@ import(struct import *im)
 	    self_check(system) < 0)
 		status = EXIT_DATAERR;
 	else
-		status = output_json(system);
+		status = output_json(system, &im->files.output);
 	json_decref(system);
 	access_free(&a);
 	return status;

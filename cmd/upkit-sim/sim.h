@@ -17,6 +17,7 @@
 
 #include "access.h"
 #include "idmap.h"
+#include "output.h"
 #include "report.h"
 #include "schedule.h"
 
@@ -37,6 +38,7 @@ struct options {
 	long rolling;			/* --rolling N: batch size */
 	long samples;			/* --samples M: 0 means all */
 	int table;			/* --table: text instead of JSON */
+	struct output_opts output;	/* -c */
 };
 
 enum mode { MODE_SIMULATE, MODE_ROLLING, MODE_SUMMARY, MODE_PROGRESS };

@@ -219,7 +219,7 @@ simulate_run(const struct options *o, json_t *doc)
 	}
 	if (status == EXIT_OK) {
 		state_put(doc, SECTION_REPORT, sim_report(&s));
-		status = output_json(doc);
+		status = output_json(doc, &o->output);
 	}
 	sim_free(&s);
 	return status;

@@ -113,7 +113,7 @@ summary_write(const struct options *o, json_t *sum)
 		summary_table(fp, sum, 1);
 		status = output_text_commit(fp);
 	} else {
-		status = output_json(sum);
+		status = output_json(sum, &o->output);
 	}
 	json_decref(sum);
 	return status;

@@ -83,6 +83,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	struct options *o = state->input;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->output;
+		break;
 	case 'f':
 		idmap_add(&o->fail_ids, arg);
 		break;

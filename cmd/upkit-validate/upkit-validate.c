@@ -26,6 +26,7 @@ struct options {
 	int summary;
 	const char **files;
 	size_t nfiles;
+	struct output_opts output;	/* -c */
 };
 
 static const char usage_doc[] =
@@ -49,6 +50,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	struct options *o = state->input;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->output;
+		break;
 	case 's':
 		o->section = section_by_name(arg);
 		if (o->section == SECTION_COUNT)
@@ -121,7 +125,7 @@ validate(const struct options *o, const char *file)
 	access_free(&a);
 	if (status == EXIT_OK && !o->quiet) {
 		summary = o->summary ? summarize(doc, o->section) : NULL;
-		status = output_json(summary ? summary : doc);
+		status = output_json(summary ? summary : doc, &o->output);
 		json_decref(summary);
 	}
 	json_decref(doc);
@@ -136,7 +140,7 @@ main(int argc, char **argv)
 	};
 	static const struct argp argp = { option_list, parse_opt,
 		"[FILE...]", usage_doc, children, 0, 0 };
-	struct options o = { SECTION_COUNT, 0, 0, NULL, 0 };
+	struct options o = { .section = SECTION_COUNT };
 	int status = EXIT_OK, s;
 	size_t i;
 

@@ -139,56 +139,94 @@ hv_after(const struct vmp *p, size_t h)
 	return hp;
 }
 
-/* equation5: T, S, the reservations and V_i for the new partition. */
-static void
-equation5(struct vmp *p)
-{
-	long *old = xcalloc(p->in.sc.ntenants + 1, sizeof *old), J = 0, n, Kn;
-	unsigned char *has_new = xcalloc(p->in.sc.ntenants + 1, 1);
-	long d = MIGRATE_DEFAULT_DURATION, used = 0, x;
-	size_t g, h, i;
-	json_t *how;
+/*
+ * Equation (5) of seed 000 (section IV, step 4), in the paper's symbols:
+ *   V_i = (|M_computeForNewVM - M_usedComputeForNewVM|
+ *          - ScalingResv_forNewVM - FailoverResv_forNewVM) * K'
+ * the VMs that may move in iteration i: hosts of the new partition not
+ * in use, less the hosts reserved for the scaling (equations (2) and
+ * (4) over the tenants of the new version, A) and the failover of the
+ * moved VMs, times K', the VMs a host holds after the upgrade.  T is
+ * the time the moves take: one VM of each anti-affinity group per
+ * sub-iteration, so as many sub-iterations as the largest group has
+ * VMs to move, each as long as the slowest move and its undo.
+ */
 
-	tenant_counts(p, old, has_new);
+/* most_moves_in_a_group: the sub-iterations the planned moves need. */
+static long
+most_moves_in_a_group(const struct vmp *p)
+{
+	long most = 0, moves;
+	size_t g, i;
+
 	for (g = 0; g < p->cl.ngroups; g++) {
-		for (n = 0, i = p->group_first[g]; i < p->group_first[g + 1]; i++)
-			n += vmp_movable(p, p->group_vms[i]);
-		if (n > J)
-			J = n;
+		moves = 0;
+		for (i = p->group_first[g]; i < p->group_first[g + 1]; i++)
+			moves += vmp_movable(p, p->group_vms[i]);
+		if (moves > most)
+			most = moves;
 	}
+	return most;
+}
+
+/*
+ * count_new_partition: the ready hosts of the new partition, in use
+ * (*used) and not (p->not_in_use); returns the longest a move and its
+ * undo take on one of their hypervisors.
+ */
+static long
+count_new_partition(struct vmp *p, long *used)
+{
+	long slowest = MIGRATE_DEFAULT_DURATION, round_trip;
+	size_t h;
+
+	*used = 0;
 	p->not_in_use = 0;
 	for (h = 0; h < p->cl.nhosts; h++) {
 		if (!p->cl.usable[h] || p->cl.part[h] != PART_NEW ||
 		    !p->ready[p->cl.domain[h]])
 			continue;
 		if (p->cl.load[h] > 0)
-			used++;
+			(*used)++;
 		else
 			p->not_in_use++;
-		/* a move and its undo, on the slowest hypervisor */
-		x = 2 * migration_duration(&p->in.cat, hv_after(p, h));
-		if (x > d)
-			d = x;
+		round_trip = 2 * migration_duration(&p->in.cat, hv_after(p, h));
+		if (round_trip > slowest)
+			slowest = round_trip;
 	}
-	Kn = new_capacity(p);
-	/* every sub-iteration a VM of the largest group moves: an upper
-	 * bound on the time the planned moves take */
-	p->T = J * d;
+	return slowest;
+}
+
+/* equation5: T, S, the reservations and V_i for the new partition. */
+static void
+equation5(struct vmp *p)
+{
+	long *movable = xcalloc(p->in.sc.ntenants, sizeof *movable);
+	unsigned char *has_new = xcalloc(p->in.sc.ntenants, 1);
+	long used, slowest, new_capacity_per_host, tenants_new;
+	json_t *how;
+
+	tenant_counts(p, movable, has_new);
+	slowest = count_new_partition(p, &used);
+	new_capacity_per_host = new_capacity(p);
+	tenants_new = count_A(p, has_new, NULL);
+	p->T = most_moves_in_a_group(p) * slowest;
 	p->S = sla_scaling_adjustment(&p->in.sc, p->T);
-	p->scaling = sla_scaling_reservation(p->S, count_A(p, has_new, NULL),
-	    Kn);
+	p->scaling = sla_scaling_reservation(p->S, tenants_new,
+	    new_capacity_per_host);
 	/* the moved VMs need failover too: at least one host's worth */
-	p->failover = sla_failover(&failover_opts, used > 0 ? used : 1, p->T,
+	p->failover = sla_failover(&p->o->failover, used > 0 ? used : 1, p->T,
 	    &how);
-	p->V = (p->not_in_use - p->scaling - p->failover) * Kn;
+	p->V = (p->not_in_use - p->scaling - p->failover) *
+	    new_capacity_per_host;
 	json_object_set_new(p->section, "sla", json_pack("{s:I, s:I, s:I, s:I,"
 	    " s:I, s:I, s:o, s:I, s:I}", "T", (json_int_t)p->T, "S",
-	    (json_int_t)p->S, "A", (json_int_t)count_A(p, has_new, NULL),
-	    "K_new", (json_int_t)Kn, "scaling_reservation",
+	    (json_int_t)p->S, "A", (json_int_t)tenants_new,
+	    "K_new", (json_int_t)new_capacity_per_host, "scaling_reservation",
 	    (json_int_t)p->scaling, "failover_reservation",
 	    (json_int_t)p->failover, "failover", how, "not_in_use",
 	    (json_int_t)p->not_in_use, "V_i", (json_int_t)p->V));
-	free(old);
+	free(movable);
 	free(has_new);
 }
 

@@ -40,6 +40,10 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	struct options *o = state->input;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->failover;
+		state->child_inputs[1] = &o->output;
+		break;
 	case 'k':
 		o->new_capacity = cli_long(state, "--new-capacity", arg, 1, 1000000);
 		break;
@@ -117,7 +121,7 @@ plan(const struct options *o, json_t *doc)
 			find_ready(&p);
 			plan_migrations(&p);
 			state_put(doc, SECTION_MIGRATIONS, ordered(&p));
-			status = output_json(doc);
+			status = output_json(doc, &o->output);
 		}
 	}
 	vmp_free(&p);
@@ -135,7 +139,7 @@ main(int argc, char **argv)
 	};
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
-	struct options o = { NULL, 0, 0 };
+	struct options o = { .failover = FAILOVER_OPTS_DEFAULT };
 	json_t *doc;
 	int status;
 

@@ -12,8 +12,10 @@
 #include "catalog.h"
 #include "cgraph.h"
 #include "cloud.h"
+#include "output.h"
 #include "plan_inputs.h"
 #include "rgraph.h"
+#include "sla.h"
 #include "sysconf.h"
 
 #define NONE ((size_t)-1)
@@ -22,6 +24,8 @@ struct options {
 	const char *file;
 	long new_capacity;	/* -k: K', 0: the hosts' own capacity */
 	int standby_first;	/* -s: move standbys before actives */
+	struct failover_opts failover;	/* -f, -r, -p */
+	struct output_opts output;	/* -c */
 };
 
 /* conditions.c: what each move relies on, by host and VM (action ids). */

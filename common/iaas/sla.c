@@ -2,45 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "cli.h"
 #include "sla.h"
-
-struct failover_opts failover_opts = { 1, 0.0, 0.999 };
-
-static error_t
-parse_failover(int key, char *arg, struct argp_state *state)
-{
-	switch (key) {
-	case 'f':
-		failover_opts.count = cli_long(state, "--failover", arg, 0, 1000000000);
-		break;
-	case 'r':
-		failover_opts.rate = cli_number(state, "--failure-rate", arg, 0, 1e6);
-		break;
-	case 'p':
-		failover_opts.probability = cli_number(state, "--probability", arg, 0, 1);
-		if (failover_opts.probability >= 1)
-			argp_error(state, "a probability of 1 needs every host "
-			    "reserved; give -f instead");
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
-
-static const struct argp_option failover_options[] = {
-	{ "failover", 'f', "N", 0, "Reserve N compute hosts for failover "
-	  "(F; default 1)", 0 },
-	{ "failure-rate", 'r', "RATE", 0, "Compute F from host failures per "
-	  "host and hour instead", 0 },
-	{ "probability", 'p', "P", 0, "With -r: the probability that the "
-	  "failures stay within F (default 0.999)", 0 },
-	{ 0 }
-};
-
-const struct argp failover_argp = { failover_options, parse_failover, 0, 0,
-	0, 0, 0 };
 
 long
 sla_ceil_div(long a, long b)

@@ -30,8 +30,14 @@ struct failover_opts {
 	double probability;	/* -p: target probability */
 };
 
-/* The -f, -r and -p options, shared by batch-select and vm-migrate-plan. */
-extern struct failover_opts failover_opts;
+/* F = 1 host, or the model's defaults when -r is given. */
+#define FAILOVER_OPTS_DEFAULT { 1, 0.0, 0.999 }
+
+/*
+ * The -f, -r and -p options, shared by batch-select and vm-migrate-plan
+ * (failover_argp.c): an argp child whose input is the tool's struct
+ * failover_opts, handed over at ARGP_KEY_INIT.
+ */
 extern const struct argp failover_argp;
 
 /* sla_ceil_div: ceil(a / b) for a >= 0, b > 0. */

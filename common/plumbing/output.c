@@ -11,8 +11,6 @@
 #include "output.h"
 #include "xalloc.h"
 
-struct output_opts output_opts;
-
 static const struct argp_option options[] = {
 	{ "compact", 'c', 0, 0, "Write JSON on one line instead of indented", 0 },
 	{ 0 }
@@ -21,11 +19,12 @@ static const struct argp_option options[] = {
 static error_t
 parse_opt(int key, char *arg, struct argp_state *state)
 {
+	struct output_opts *how = state->input;
+
 	(void)arg;
-	(void)state;
 	if (key != 'c')
 		return ARGP_ERR_UNKNOWN;
-	output_opts.compact = 1;
+	how->compact = 1;
 	return 0;
 }
 
@@ -36,12 +35,13 @@ const struct argp output_argp = { options, parse_opt, 0, 0, 0, 0, 0 };
  * writes the same bytes in a fraction of the time (see jwriter.h).
  */
 int
-output_json_with(const json_t *doc, const json_t *hole,
-    void (*fill)(struct jwriter *, const void *), const void *ctx)
+output_json_with(const json_t *doc, const struct output_opts *how,
+    const json_t *hole, void (*fill)(struct jwriter *, const void *),
+    const void *ctx)
 {
 	static struct jwriter w;
 
-	jw_init(&w, stdout, output_opts.compact);
+	jw_init(&w, stdout, how != NULL && how->compact);
 	if (hole != NULL)
 		jw_set_hole(&w, hole, fill, ctx);
 	jw_value(&w, doc);
@@ -53,9 +53,9 @@ output_json_with(const json_t *doc, const json_t *hole,
 }
 
 int
-output_json(const json_t *doc)
+output_json(const json_t *doc, const struct output_opts *how)
 {
-	return output_json_with(doc, NULL, NULL, NULL);
+	return output_json_with(doc, how, NULL, NULL, NULL);
 }
 
 struct text_buffer {

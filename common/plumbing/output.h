@@ -18,16 +18,23 @@
 #include <stdio.h>
 #include <jansson.h>
 
+/* How a tool writes JSON: a member of the tool's struct options. */
 struct output_opts {
 	int compact;		/* -c: one line instead of indented */
 };
 
-/* The -c/--compact option, shared by every JSON-writing tool. */
-extern struct output_opts output_opts;
+/*
+ * The -c/--compact option, shared by every JSON-writing tool: an argp
+ * child whose input is the tool's struct output_opts, which the tool's
+ * parser hands over at ARGP_KEY_INIT (state->child_inputs[i]).
+ */
 extern const struct argp output_argp;
 
-/* output_json: write doc to stdout; returns an exit status. */
-int output_json(const json_t *doc);
+/*
+ * output_json: write doc to stdout as how says (NULL: indented);
+ * returns an exit status.
+ */
+int output_json(const json_t *doc, const struct output_opts *how);
 
 /*
  * output_json_with: output_json, but object hole (in doc) gets more
@@ -35,8 +42,9 @@ int output_json(const json_t *doc);
  * large section need not be built as jansson values first.
  */
 struct jwriter;
-int output_json_with(const json_t *doc, const json_t *hole,
-    void (*fill)(struct jwriter *, const void *), const void *ctx);
+int output_json_with(const json_t *doc, const struct output_opts *how,
+    const json_t *hole, void (*fill)(struct jwriter *, const void *),
+    const void *ctx);
 
 /* A text buffer (Graphviz, YAML...) that reaches stdout only on commit. */
 FILE *output_text_begin(void);

@@ -86,38 +86,64 @@ violation(struct roll *r, struct placement *p, size_t t, long n, ms_t d)
 		x->vms_max = n;
 }
 
+/* How a VM of a batch went out: moved away, or left on its host. */
+enum vm_outage { VM_UP = 0, VM_MIGRATED = 1, VM_UPGRADED_IN_PLACE = 2 };
+
 /*
- * batch_outages: the VMs of one batch went out together (moved[v] is
- * 1 for a migration, 2 for a VM left on a host being upgraded).
+ * app_outage: a group of the batch lost too many VMs at once (two, or
+ * its only one), so its tenant's application was out for d.
  */
 static void
-batch_outages(struct roll *r, struct placement *p, const unsigned char *moved,
-    ms_t up)
+app_outage(struct roll *r, struct placement *p, size_t g, ms_t d)
 {
-	long *per_t = xcalloc(2 * r->nt + 1, sizeof *per_t);
-	long *per_g = xcalloc(2 * r->ng + 1, sizeof *per_g);
+	size_t v;
+
+	for (v = 0; v < r->nv; v++)
+		if (r->vm_group[v] == g) {
+			p->tot[r->vm_tenant[v]].app_outage_ms += d;
+			return;
+		}
+}
+
+/*
+ * outages_of_kind: the outages of the VMs that went out the same way
+ * (how), each lasting d: per tenant, then per anti-affinity group.
+ */
+static void
+outages_of_kind(struct roll *r, struct placement *p,
+    const unsigned char *how_out, enum vm_outage how, ms_t d)
+{
+	long *out_per_tenant = xcalloc(r->nt, sizeof *out_per_tenant);
+	long *out_per_group = xcalloc(r->ng, sizeof *out_per_group);
 	size_t v, t, g;
 
 	for (v = 0; v < r->nv; v++)
-		if (moved[v]) {
-			per_t[(moved[v] - 1) * r->nt + r->vm_tenant[v]]++;
-			per_g[(moved[v] - 1) * r->ng + r->vm_group[v]]++;
+		if (how_out[v] == how) {
+			out_per_tenant[r->vm_tenant[v]]++;
+			out_per_group[r->vm_group[v]]++;
 		}
-	for (t = 0; t < 2 * r->nt; t++)
-		if (per_t[t] > 0)
-			violation(r, p, t % r->nt, per_t[t], t < r->nt ?
-			    r->opt->outage_ms : up);
-	for (g = 0; g < 2 * r->ng; g++)
-		if (per_g[g] >= 2 || (per_g[g] == 1 &&
-		    r->group_size[g % r->ng] == 1))
-			for (v = 0; v < r->nv; v++)
-				if (r->vm_group[v] == g % r->ng) {
-					p->tot[r->vm_tenant[v]].app_outage_ms +=
-					    g < r->ng ? r->opt->outage_ms : up;
-					break;
-				}
-	free(per_t);
-	free(per_g);
+	for (t = 0; t < r->nt; t++)
+		if (out_per_tenant[t] > 0)
+			violation(r, p, t, out_per_tenant[t], d);
+	for (g = 0; g < r->ng; g++)
+		if (out_per_group[g] >= 2 ||
+		    (out_per_group[g] == 1 && r->group_size[g] == 1))
+			app_outage(r, p, g, d);
+	free(out_per_tenant);
+	free(out_per_group);
+}
+
+/*
+ * batch_outages: the VMs of one batch went out together (how_out[v]):
+ * a migrated VM for the outage of a live migration, a VM left on its
+ * host for the host's upgrade (up).
+ */
+static void
+batch_outages(struct roll *r, struct placement *p,
+    const unsigned char *how_out, ms_t up)
+{
+	outages_of_kind(r, p, how_out, VM_MIGRATED, r->opt->outage_ms);
+	outages_of_kind(r, p, how_out, VM_UPGRADED_IN_PLACE, up);
 }
 
 /* run_batch: evacuate the batch's hosts, then upgrade them together. */
@@ -125,7 +151,7 @@ static void
 run_batch(struct roll *r, struct placement *p, const size_t *batch, size_t n)
 {
 	unsigned char *in_batch = xcalloc(r->nh + 1, 1);
-	unsigned char *moved = xcalloc(r->nv + 1, 1);
+	unsigned char *how_out = xcalloc(r->nv, 1);	/* enum vm_outage */
 	ms_t mig = 0, up = 0;
 	size_t i, v, h;
 
@@ -138,9 +164,11 @@ run_batch(struct roll *r, struct placement *p, const size_t *batch, size_t n)
 		if (!in_batch[p->host_of[v]])
 			continue;
 		h = choose_host(r, p, in_batch, r->vm_group[v]);
-		moved[v] = h == r->nh ? 2 : 1;
-		if (h == r->nh)
+		if (h == r->nh) {
+			how_out[v] = VM_UPGRADED_IN_PLACE;
 			continue;
+		}
+		how_out[v] = VM_MIGRATED;
 		p->load[p->host_of[v]]--;
 		p->in_group[p->host_of[v] * r->ng + r->vm_group[v]]--;
 		p->host_of[v] = h;
@@ -149,10 +177,10 @@ run_batch(struct roll *r, struct placement *p, const size_t *batch, size_t n)
 		if (r->mig_ms[h] > mig)
 			mig = r->mig_ms[h];
 	}
-	batch_outages(r, p, moved, up);
+	batch_outages(r, p, how_out, up);
 	p->t += mig + up;
 	free(in_batch);
-	free(moved);
+	free(how_out);
 }
 
 static void

@@ -22,18 +22,6 @@ idlist_push(struct idlist *l, size_t x)
 }
 
 static int
-in_names(const json_t *list, const char *name)
-{
-	json_t *v;
-	size_t i;
-
-	json_array_foreach(list, i, v)
-		if (strcmp(json_string_value(v), name) == 0)
-			return 1;
-	return 0;
-}
-
-static int
 has_role(const struct rgb *b, const struct res *r, const json_t *roles)
 {
 	json_t *v;
@@ -110,7 +98,7 @@ select_targets(struct rgb *b, struct access *a, const json_t *spec,
 
 		if ((ids == NULL || mark[i]) &&
 		    (kinds == NULL ||
-		    in_names(kinds, resource_kind_names[r->kind])) &&
+		    json_strings_have(kinds, resource_kind_names[r->kind])) &&
 		    (roles == NULL || has_role(b, r, roles)) &&
 		    runs(b, r, product))
 			idlist_push(out, i);

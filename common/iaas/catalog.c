@@ -41,28 +41,6 @@ name_list(struct access *a, const json_t *obj, const char *key,
 	return 0;
 }
 
-static int
-string_list(struct access *a, const json_t *obj, const char *key, int flags,
-    json_t **out)
-{
-	json_t *v;
-	size_t i;
-	const char *s;
-	int r;
-
-	if ((r = acc_get_array(a, obj, key, flags, out)) != 0)
-		return r;
-	access_enter_key(a, key);
-	json_array_foreach(*out, i, v) {
-		access_enter_index(a, i);
-		if (acc_as_string(a, v, &s) < 0)
-			return -1;
-		access_leave(a);
-	}
-	access_leave(a);
-	return 0;
-}
-
 /*
  * load_argv: an argument vector.  "{resource}" must be a whole element:
  * it is replaced by one argument, never spliced into another, so that
@@ -74,7 +52,7 @@ load_argv(struct access *a, const json_t *obj, json_t **out)
 	json_t *v;
 	size_t i;
 
-	if (string_list(a, obj, "argv", ACC_REQUIRED, out) < 0)
+	if (acc_get_string_array(a, obj, "argv", ACC_REQUIRED, out) < 0)
 		return -1;
 	if (json_array_size(*out) == 0)
 		return access_fail_at(a, "argv", "empty argument vector");
@@ -151,7 +129,8 @@ load_compat(struct access *a, const json_t *obj, struct cat_compat *q)
 
 	if (acc_as_object(a, obj) < 0 || acc_check_keys(a, obj, known) < 0 ||
 	    acc_get_string(a, obj, "product", ACC_REQUIRED, &q->product) < 0 ||
-	    string_list(a, obj, "versions", ACC_REQUIRED, &q->versions) < 0 ||
+	    acc_get_string_array(a, obj, "versions", ACC_REQUIRED,
+	    &q->versions) < 0 ||
 	    name_list(a, obj, "along", dep_type_names, &q->along) < 0)
 		return -1;
 	if (q->along == 0)
@@ -334,18 +313,6 @@ catalog_newest(const struct catalog *c, const char *name)
 	return best;
 }
 
-static int
-in_list(const json_t *versions, const char *v)
-{
-	json_t *x;
-	size_t i;
-
-	json_array_foreach(versions, i, x)
-		if (strcmp(json_string_value(x), v) == 0)
-			return 1;
-	return 0;
-}
-
 /* restricts: a@av's verdict on b@bv along type: -1 none, 0 no, 1 yes. */
 static int
 restricts(const struct catalog *c, const char *a, const char *av,
@@ -360,7 +327,7 @@ restricts(const struct catalog *c, const char *a, const char *av,
 
 		if (strcmp(q->product, b) != 0 || !(q->along & (1u << type)))
 			continue;
-		if (in_list(q->versions, bv))
+		if (json_strings_have(q->versions, bv))
 			return 1;
 		verdict = 0;
 	}

@@ -72,21 +72,6 @@ load_group(struct access *a, const json_t *v, size_t i, void *p)
 }
 
 static int
-group_ref(struct access *a, struct load_ctx *c, const json_t *obj,
-    const char *key, size_t *out)
-{
-	const char *id;
-	long i;
-
-	if (acc_get_string(a, obj, key, ACC_REQUIRED, &id) < 0)
-		return -1;
-	if ((i = idmap_find(&c->ids, id)) < 0)
-		return access_fail_at(a, key, "no group has id \"%s\"", id);
-	*out = (size_t)i;
-	return 0;
-}
-
-static int
 load_edge(struct access *a, const json_t *v, size_t i, void *p)
 {
 	static const char *const known[] = { "type", "dependent", "sponsor",
@@ -100,8 +85,8 @@ load_edge(struct access *a, const json_t *v, size_t i, void *p)
 	if (acc_as_object(a, v) < 0 || acc_check_keys(a, v, known) < 0 ||
 	    acc_get_enum(a, v, "type", ACC_REQUIRED, dep_type_names,
 	    &type) < 0 ||
-	    group_ref(a, c, v, "dependent", &e->from) < 0 ||
-	    group_ref(a, c, v, "sponsor", &e->to) < 0 ||
+	    acc_get_ref(a, v, "dependent", &c->ids, "group", &e->from) < 0 ||
+	    acc_get_ref(a, v, "sponsor", &c->ids, "group", &e->to) < 0 ||
 	    acc_get_enum(a, v, "presence", ACC_REQUIRED, presence_names,
 	    &presence) < 0 ||
 	    acc_get_bool(a, v, "incompatibility_factor", ACC_OPTIONAL,

@@ -25,25 +25,14 @@ check_name(struct access *a, const char *key, const char *s)
 	    "'.', '-' and '_')", s);
 }
 
+/* string_list: an optional array of strings, checked only. */
 static int
-string_array(struct access *a, const json_t *obj, const char *key)
+string_list(struct access *a, const json_t *obj, const char *key)
 {
-	json_t *list, *v;
-	const char *s;
-	size_t i;
-	int r;
+	json_t *list;
 
-	if ((r = acc_get_array(a, obj, key, ACC_OPTIONAL, &list)) != 0)
-		return r < 0 ? -1 : 0;
-	access_enter_key(a, key);
-	json_array_foreach(list, i, v) {
-		access_enter_index(a, i);
-		if (acc_as_string(a, v, &s) < 0)
-			return -1;
-		access_leave(a);
-	}
-	access_leave(a);
-	return 0;
+	return acc_get_string_array(a, obj, key, ACC_OPTIONAL, &list) < 0 ?
+	    -1 : 0;
 }
 
 /* check_selector: {ids, kinds, roles}, each an array of strings. */
@@ -58,9 +47,9 @@ check_selector(struct access *a, const json_t *spec, const char *key,
 	if ((r = acc_get_object(a, spec, key, flags, &sel)) != 0)
 		return r;
 	access_enter_key(a, key);
-	r = acc_check_keys(a, sel, known) < 0 || string_array(a, sel, "ids") < 0 ||
-	    string_array(a, sel, "kinds") < 0 ||
-	    string_array(a, sel, "roles") < 0 ? -1 : 0;
+	r = acc_check_keys(a, sel, known) < 0 || string_list(a, sel, "ids") < 0 ||
+	    string_list(a, sel, "kinds") < 0 ||
+	    string_list(a, sel, "roles") < 0 ? -1 : 0;
 	if (r == 0 && json_object_size(sel) == 0)
 		r = access_fail(a, "an empty selector selects nothing");
 	access_leave(a);
@@ -229,7 +218,7 @@ read_undo_list(struct access *a, const json_t *doc, json_t *undo)
 
 	if ((r = acc_get_array(a, doc, "undo", ACC_OPTIONAL, &list)) != 0)
 		return r < 0 ? -1 : 0;
-	if (string_array(a, doc, "undo") < 0)
+	if (string_list(a, doc, "undo") < 0)
 		return -1;
 	json_array_foreach(list, i, v)
 		json_array_append(undo, v);

@@ -171,21 +171,6 @@ load_vertex(struct access *a, const json_t *obj, struct rgraph *g)
 }
 
 static int
-vertex_ref(struct access *a, struct rgraph *g, const json_t *obj,
-    const char *key, size_t *out)
-{
-	const char *id;
-	long i;
-
-	if (acc_get_string(a, obj, key, ACC_REQUIRED, &id) < 0)
-		return -1;
-	if ((i = idmap_find(&g->ids, id)) < 0)
-		return access_fail_at(a, key, "no vertex has id \"%s\"", id);
-	*out = (size_t)i;
-	return 0;
-}
-
-static int
 load_edge(struct access *a, const json_t *obj, struct rgraph *g)
 {
 	static const char *const known[] = { "type", "dependent", "sponsor",
@@ -196,8 +181,8 @@ load_edge(struct access *a, const json_t *obj, struct rgraph *g)
 	if (acc_as_object(a, obj) < 0 || acc_check_keys(a, obj, known) < 0 ||
 	    acc_get_enum(a, obj, "type", ACC_REQUIRED, dep_type_names,
 	    &type) < 0 ||
-	    vertex_ref(a, g, obj, "dependent", &from) < 0 ||
-	    vertex_ref(a, g, obj, "sponsor", &to) < 0 ||
+	    acc_get_ref(a, obj, "dependent", &g->ids, "vertex", &from) < 0 ||
+	    acc_get_ref(a, obj, "sponsor", &g->ids, "vertex", &to) < 0 ||
 	    acc_get_enum(a, obj, "presence", ACC_REQUIRED, presence_names,
 	    &presence) < 0 ||
 	    acc_get_bool(a, obj, "incompatibility_factor", ACC_OPTIONAL,

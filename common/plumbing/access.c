@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "access.h"
+#include "idmap.h"
 #include "xalloc.h"
 
 void
@@ -390,4 +391,52 @@ acc_each_member(struct access *a, const json_t *obj, const char *key,
 	}
 	access_leave(a);
 	return r < 0 ? -1 : 0;
+}
+
+static int
+element_is_string(struct access *a, const json_t *v, size_t i, void *ctx)
+{
+	const char *s;
+
+	(void)i;
+	(void)ctx;
+	return acc_as_string(a, v, &s);
+}
+
+int
+acc_get_string_array(struct access *a, const json_t *obj, const char *key,
+    int flags, json_t **out)
+{
+	int r = acc_each_element(a, obj, key, flags, element_is_string, NULL);
+
+	if (r == 0)
+		*out = json_object_get(obj, key);
+	return r;
+}
+
+int
+acc_get_ref(struct access *a, const json_t *obj, const char *key,
+    const struct idmap *ids, const char *what, size_t *out)
+{
+	const char *id;
+	long i;
+
+	if (acc_get_string(a, obj, key, ACC_REQUIRED, &id) < 0)
+		return -1;
+	if ((i = idmap_find(ids, id)) < 0)
+		return access_fail_at(a, key, "no %s has id \"%s\"", what, id);
+	*out = (size_t)i;
+	return 0;
+}
+
+int
+json_strings_have(const json_t *list, const char *s)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(list, i, v)
+		if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
+			return 1;
+	return 0;
 }

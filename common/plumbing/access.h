@@ -103,6 +103,22 @@ int acc_each_element(struct access *a, const json_t *obj, const char *key,
 int acc_each_member(struct access *a, const json_t *obj, const char *key,
     int flags, acc_member_fn fn, void *ctx);
 
+/* acc_get_string_array: an array of strings only. */
+int acc_get_string_array(struct access *a, const json_t *obj,
+    const char *key, int flags, json_t **out);
+
+/*
+ * acc_get_ref: a string member that names one of ids; *out its index.
+ * what names the kind of thing ids holds, for the message ("no vertex
+ * has id \"x\"").
+ */
+struct idmap;
+int acc_get_ref(struct access *a, const json_t *obj, const char *key,
+    const struct idmap *ids, const char *what, size_t *out);
+
+/* json_strings_have: whether an array of strings holds s. */
+int json_strings_have(const json_t *list, const char *s);
+
 /*
  * acc_check_keys: every member of obj must be among known (NULL-
  * terminated), except keys starting with "x-", which are the

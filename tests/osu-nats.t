@@ -5,7 +5,9 @@
 # port with a scratch store, workers h01, h02 and h03 whose commands
 # only record what they were asked in $S/log, and osu-run -1 on a state
 # document with a manual trigger.  Every process runs under timeout(1),
-# and the test stops its servers and workers itself.
+# and the test stops its servers and workers itself.  A run has 60 s
+# (it takes a few): a slow machine must not fail it, and a failure shows
+# how long it took, its counts (-S) and every stderr.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -56,7 +58,7 @@ start_server() {
 	: >"$S/log"
 	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	url="nats://127.0.0.1:$port"
-	timeout 60 nats-server -js -a 127.0.0.1 -p "$port" -sd "$S/js" \
+	timeout 90 nats-server -js -a 127.0.0.1 -p "$port" -sd "$S/js" \
 	    -l "$S/nats.log" &
 	srv_pid=$!
 	i=0
@@ -84,7 +86,7 @@ EOF
 		while [ ! -f "$S/stop" ] && [ "$n" -lt 5 ]; do
 			echo start >>"$S/$1.starts"
 			# shellcheck disable=SC2086
-			timeout 30 osu-worker -s "$url" -w 1000 ${4:-} "$S/$1.yaml" \
+			timeout 80 osu-worker -s "$url" -w 1000 ${4:-} "$S/$1.yaml" \
 			    2>>"$S/$1.err" &
 			echo $! >"$S/$1.pid"
 			wait $! || true
@@ -112,8 +114,10 @@ EOF
 # drive: osu-run -1, its status in $st.
 drive() {
 	set +e
-	timeout 25 osu-run -1 -s "$url" "$S/state.json" >"$S/run.out" 2>"$S/run.err"
+	t0=$(date +%s)
+	timeout 70 osu-run -1 -S -s "$url" "$S/state.json" >"$S/run.out" 2>"$S/run.err"
 	st=$?
+	echo "osu-run took $(($(date +%s) - t0)) s, status $st" >>"$S/run.err"
 	set -e
 }
 
@@ -122,13 +126,13 @@ info() { jq -r ".os_upgrade.\"last-upgrade-info\".\"$1\"" "$S/state.json"; }
 hosts() { jq -c '[.os_upgrade."last-upgrade-info".hosts[].status]' "$S/state.json"; }
 count() { grep -c "^$1\$" "$S/log" || true; }
 check() {
-	if eval "$1"; then pass "$2"; else fail "$2"; diag "$S/log" "$S/run.err" "$S"/*.err; fi
+	if eval "$1"; then pass "$2"; else fail "$2"; diag "$S/log" "$S/run.out" "$S/run.err" "$S"/*.err; jq -c '.os_upgrade."last-upgrade-info"' "$S/state.json" | diag; fi
 }
 
 # 1. A full run: every host prepared, then upgraded one at a time.
 start_server full
 worker h01; worker h02; worker h03
-state 20s
+state 60s
 drive
 check '[ "$st" = 0 ] && [ "$(result)" = completed ]' \
     "full run: osu-run exits 0, the result is completed"
@@ -150,7 +154,7 @@ stop_all
 # 2. A reboot: the worker exits once it started it and is started again.
 start_server reboot
 worker h01; worker h02 10; worker h03
-state 20s
+state 60s
 drive
 check '[ "$st" = 0 ] && [ "$(result)" = completed ]' "reboot: the run completes"
 check '[ "$(count "h02 reboot")" = 1 ] && [ "$(grep -c reboot "$S/log")" = 1 ] &&
@@ -161,11 +165,11 @@ stop_all
 # 3. A worker killed mid-upgrade and started again: no second upgrade.
 start_server kill
 worker h01; worker h02 0 3; worker h03
-state 20s
-timeout 25 osu-run -1 -s "$url" "$S/state.json" >"$S/run.out" 2>"$S/run.err" &
+state 60s
+timeout 70 osu-run -1 -S -s "$url" "$S/state.json" >"$S/run.out" 2>"$S/run.err" &
 run_pid=$!
 i=0
-until grep -q "h02 upgrade" "$S/log" || [ "$i" -gt 200 ]; do
+until grep -q "h02 upgrade" "$S/log" || [ "$i" -gt 1200 ]; do
 	sleep 0.05
 	i=$((i + 1))
 done
@@ -186,7 +190,7 @@ stop_all
 # 4. An error aborts the run: nothing is sent after it.
 start_server error
 worker h01; worker h02 1; worker h03
-state 20s
+state 60s
 drive
 check '[ "$st" = 1 ] && [ "$(result)" = failed ] && [ "$(info failed-host)" = h02 ]' \
     "error: the run fails on h02"

@@ -10,37 +10,6 @@
 const char *const cat_action_names[] = { "install", "remove", "create",
 	"delete", "activate", "deactivate", "migrate", NULL };
 
-/* name_list: an array of names from names[] into a bit set. */
-static int
-name_list(struct access *a, const json_t *obj, const char *key,
-    const char *const *names, unsigned *bits)
-{
-	json_t *list, *v;
-	size_t i;
-	int r, k;
-
-	if ((r = acc_get_array(a, obj, key, ACC_OPTIONAL, &list)) != 0)
-		return r < 0 ? -1 : 0;
-	access_enter_key(a, key);
-	json_array_foreach(list, i, v) {
-		access_enter_index(a, i);
-		for (k = 0; names[k] != NULL; k++)
-			if (json_is_string(v) &&
-			    strcmp(json_string_value(v), names[k]) == 0)
-				break;
-		if (names[k] == NULL) {
-			char buf[64];
-
-			return access_fail(a, "unknown value %s",
-			    describe_value(v, buf, sizeof buf));
-		}
-		*bits |= 1u << k;
-		access_leave(a);
-	}
-	access_leave(a);
-	return 0;
-}
-
 /*
  * load_argv: an argument vector.  "{resource}" must be a whole element:
  * it is replaced by one argument, never spliced into another, so that
@@ -131,7 +100,8 @@ load_compat(struct access *a, const json_t *obj, struct cat_compat *q)
 	    acc_get_string(a, obj, "product", ACC_REQUIRED, &q->product) < 0 ||
 	    acc_get_string_array(a, obj, "versions", ACC_REQUIRED,
 	    &q->versions) < 0 ||
-	    name_list(a, obj, "along", dep_type_names, &q->along) < 0)
+	    acc_get_name_bits(a, obj, "along", dep_type_names, NULL,
+	    &q->along) < 0)
 		return -1;
 	if (q->along == 0)
 		return access_fail_at(a, "along", "missing or empty: name the "
@@ -189,7 +159,7 @@ load_product(struct access *a, const json_t *obj, struct cat_product *p)
 	    acc_get_string(a, obj, "version", ACC_REQUIRED, &p->version) < 0 ||
 	    acc_get_enum(a, obj, "kind", ACC_OPTIONAL, resource_kind_names,
 	    &p->kind) < 0 ||
-	    name_list(a, obj, "installs_on", resource_kind_names,
+	    acc_get_name_bits(a, obj, "installs_on", resource_kind_names, NULL,
 	    &p->installs_on) < 0 ||
 	    load_sizes(a, obj, p) < 0 || load_actions(a, obj, p) < 0)
 		return -1;
@@ -235,13 +205,30 @@ check_requires(struct access *a, const struct catalog *c)
 	return 0;
 }
 
+/* load_product_at: product i, whose name and version must be new. */
+static int
+load_product_at(struct access *a, const json_t *v, size_t i, void *ctx)
+{
+	struct catalog *c = ctx;
+	char *key;
+	int r;
+
+	if (load_product(a, v, &c->products[i]) < 0)
+		return -1;
+	key = product_key(c->products[i].name, c->products[i].version);
+	r = idmap_add(&c->keys, key) < 0;
+	free(key);
+	if (r)
+		return access_fail(a, "duplicate description of %s version "
+		    "\"%s\"", c->products[i].name, c->products[i].version);
+	return 0;
+}
+
 int
 catalog_load(struct access *a, const json_t *section, struct catalog *c)
 {
 	static const char *const known[] = { "version", "products", NULL };
-	json_t *list, *obj;
-	size_t i;
-	int r;
+	json_t *list;
 
 	memset(c, 0, sizeof *c);
 	idmap_init(&c->keys);
@@ -251,23 +238,9 @@ catalog_load(struct access *a, const json_t *section, struct catalog *c)
 		return -1;
 	c->nproducts = json_array_size(list);
 	c->products = xcalloc(c->nproducts, sizeof *c->products);
-	access_enter_key(a, "products");
-	json_array_foreach(list, i, obj) {
-		char *key;
-
-		access_enter_index(a, i);
-		if (load_product(a, obj, &c->products[i]) < 0)
-			return -1;
-		key = product_key(c->products[i].name, c->products[i].version);
-		r = idmap_add(&c->keys, key) < 0;
-		free(key);
-		if (r)
-			return access_fail(a, "duplicate description of %s "
-			    "version \"%s\"", c->products[i].name,
-			    c->products[i].version);
-		access_leave(a);
-	}
-	access_leave(a);
+	if (acc_each_element(a, section, "products", ACC_REQUIRED,
+	    load_product_at, c) < 0)
+		return -1;
 	return check_requires(a, c);
 }
 

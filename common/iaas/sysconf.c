@@ -21,54 +21,39 @@ const char *const dep_type_names[] = { "contained", "migration",
 static int
 load_roles(struct access *a, const json_t *obj, unsigned *roles)
 {
-	json_t *list, *v;
-	size_t i;
-	int r, bit;
+	return acc_get_name_bits(a, obj, "roles", role_names, "unknown role "
+	    "(expected compute, storage, network or controller)", roles) < 0 ?
+	    -1 : 0;
+}
 
-	if ((r = acc_get_array(a, obj, "roles", ACC_OPTIONAL, &list)) != 0)
-		return r < 0 ? -1 : 0;
-	access_enter_key(a, "roles");
-	json_array_foreach(list, i, v) {
-		access_enter_index(a, i);
-		for (bit = 0; role_names[bit] != NULL; bit++)
-			if (json_is_string(v) &&
-			    strcmp(json_string_value(v), role_names[bit]) == 0)
-				break;
-		if (role_names[bit] == NULL)
-			return access_fail(a, "unknown role (expected compute, "
-			    "storage, network or controller)");
-		*roles |= 1u << bit;
-		access_leave(a);
-	}
-	access_leave(a);
-	return 0;
+/* version_string: a product's version, which YAML must not read as a
+ * number. */
+static int
+version_string(struct access *a, const char *name, const json_t *v,
+    void *ctx)
+{
+	const char *version;
+
+	(void)name;
+	(void)ctx;
+	if (!json_is_string(v))
+		return access_fail(a, "expected a version string, got "
+		    "%s (quote versions such as \"6.7\")",
+		    json_is_number(v) ? "a number" : "another type");
+	return acc_as_string(a, v, &version);
 }
 
 static int
 load_products(struct access *a, const json_t *obj, json_t **out)
 {
-	const char *name;
-	json_t *v;
 	int r;
 
 	if ((r = acc_get_object(a, obj, "products", ACC_OPTIONAL, out)) != 0) {
 		*out = NULL;
 		return r < 0 ? -1 : 0;
 	}
-	access_enter_key(a, "products");
-	json_object_foreach(*out, name, v) {
-		const char *version;
-
-		access_enter_key(a, name);
-		if (!json_is_string(v))
-			return access_fail(a, "expected a version string, got "
-			    "%s (quote versions such as \"6.7\")",
-			    json_is_number(v) ? "a number" : "another type");
-		(void)acc_as_string(a, v, &version);
-		access_leave(a);
-	}
-	access_leave(a);
-	return 0;
+	return acc_each_member(a, obj, "products", ACC_REQUIRED,
+	    version_string, NULL);
 }
 
 /*
@@ -127,24 +112,24 @@ load_resource(struct access *a, const json_t *obj, struct sysconf *sc,
 }
 
 static int
+load_resource_at(struct access *a, const json_t *v, size_t i, void *ctx)
+{
+	struct sysconf *sc = ctx;
+
+	return load_resource(a, v, sc, &sc->resources[i]);
+}
+
+static int
 load_resources(struct access *a, const json_t *section, struct sysconf *sc)
 {
-	json_t *list, *obj;
-	size_t i;
+	json_t *list;
 
 	if (acc_get_array(a, section, "resources", ACC_REQUIRED, &list) < 0)
 		return -1;
 	sc->nresources = json_array_size(list);
 	sc->resources = xcalloc(sc->nresources, sizeof *sc->resources);
-	access_enter_key(a, "resources");
-	json_array_foreach(list, i, obj) {
-		access_enter_index(a, i);
-		if (load_resource(a, obj, sc, &sc->resources[i]) < 0)
-			return -1;
-		access_leave(a);
-	}
-	access_leave(a);
-	return 0;
+	return acc_each_element(a, section, "resources", ACC_REQUIRED,
+	    load_resource_at, sc);
 }
 
 /* resource_ref: field key of obj names a known resource; its index. */
@@ -185,10 +170,17 @@ load_dependency(struct access *a, const json_t *obj, const struct sysconf *sc,
 }
 
 static int
+load_dependency_at(struct access *a, const json_t *v, size_t i, void *ctx)
+{
+	struct sysconf *sc = ctx;
+
+	return load_dependency(a, v, sc, &sc->deps[i]);
+}
+
+static int
 load_dependencies(struct access *a, const json_t *section, struct sysconf *sc)
 {
-	json_t *list, *obj;
-	size_t i;
+	json_t *list;
 	int r;
 
 	if ((r = acc_get_array(a, section, "dependencies", ACC_OPTIONAL,
@@ -196,15 +188,8 @@ load_dependencies(struct access *a, const json_t *section, struct sysconf *sc)
 		return r < 0 ? -1 : 0;
 	sc->ndeps = json_array_size(list);
 	sc->deps = xcalloc(sc->ndeps, sizeof *sc->deps);
-	access_enter_key(a, "dependencies");
-	json_array_foreach(list, i, obj) {
-		access_enter_index(a, i);
-		if (load_dependency(a, obj, sc, &sc->deps[i]) < 0)
-			return -1;
-		access_leave(a);
-	}
-	access_leave(a);
-	return 0;
+	return acc_each_element(a, section, "dependencies", ACC_REQUIRED,
+	    load_dependency_at, sc);
 }
 
 static int
@@ -233,12 +218,33 @@ load_vm(struct access *a, const json_t *obj, struct sysconf *sc,
 	return 0;
 }
 
+/* The tenant whose VMs are being read. */
+struct tenant_ctx {
+	struct sysconf *sc;
+	size_t tenant;
+};
+
+static int
+load_vm_at(struct access *a, const json_t *v, size_t i, void *ctx)
+{
+	struct tenant_ctx *t = ctx;
+	struct vm *vm = &t->sc->vms[t->sc->nvms];
+
+	(void)i;
+	memset(vm, 0, sizeof *vm);
+	vm->tenant = t->tenant;
+	if (load_vm(a, v, t->sc, vm) < 0)
+		return -1;
+	t->sc->nvms++;
+	return 0;
+}
+
 static int
 load_tenant_vms(struct access *a, const json_t *obj, struct sysconf *sc,
     size_t tenant)
 {
-	json_t *list, *v;
-	size_t i;
+	struct tenant_ctx t = { sc, tenant };
+	json_t *list;
 	int r;
 
 	sc->tenants[tenant].first_vm = sc->nvms;
@@ -246,19 +252,8 @@ load_tenant_vms(struct access *a, const json_t *obj, struct sysconf *sc,
 		return r < 0 ? -1 : 0;
 	sc->vms = xreallocarray(sc->vms, sc->nvms + json_array_size(list),
 	    sizeof *sc->vms);
-	access_enter_key(a, "vms");
-	json_array_foreach(list, i, v) {
-		struct vm *vm = &sc->vms[sc->nvms];
-
-		memset(vm, 0, sizeof *vm);
-		vm->tenant = tenant;
-		access_enter_index(a, i);
-		if (load_vm(a, v, sc, vm) < 0)
-			return -1;
-		access_leave(a);
-		sc->nvms++;
-	}
-	access_leave(a);
+	if (acc_each_element(a, obj, "vms", ACC_REQUIRED, load_vm_at, &t) < 0)
+		return -1;
 	sc->tenants[tenant].nvms = json_array_size(list);
 	return 0;
 }
@@ -304,13 +299,31 @@ load_tenant(struct access *a, const json_t *obj, struct sysconf *sc,
 	return check_sla(a, t);
 }
 
+/* The tenants read so far, whose ids must differ. */
+struct tenants_ctx {
+	struct sysconf *sc;
+	struct idmap ids;
+};
+
+static int
+load_tenant_at(struct access *a, const json_t *v, size_t i, void *ctx)
+{
+	struct tenants_ctx *t = ctx;
+
+	if (load_tenant(a, v, t->sc, i) < 0)
+		return -1;
+	if (idmap_add(&t->ids, t->sc->tenants[i].id) < 0)
+		return access_fail_at(a, "id", "duplicate tenant id \"%s\"",
+		    t->sc->tenants[i].id);
+	return 0;
+}
+
 /* load_tenants: the tenants, their SLAs and VMs; tenant ids are unique. */
 static int
 load_tenants(struct access *a, const json_t *section, struct sysconf *sc)
 {
-	struct idmap ids;
-	json_t *list, *obj;
-	size_t i;
+	struct tenants_ctx t = { sc, { 0 } };
+	json_t *list;
 	int r;
 
 	if ((r = acc_get_array(a, section, "tenants", ACC_OPTIONAL,
@@ -318,20 +331,10 @@ load_tenants(struct access *a, const json_t *section, struct sysconf *sc)
 		return r < 0 ? -1 : 0;
 	sc->ntenants = json_array_size(list);
 	sc->tenants = xcalloc(sc->ntenants, sizeof *sc->tenants);
-	idmap_init(&ids);
-	access_enter_key(a, "tenants");
-	json_array_foreach(list, i, obj) {
-		access_enter_index(a, i);
-		r = load_tenant(a, obj, sc, i);
-		if (r == 0 && idmap_add(&ids, sc->tenants[i].id) < 0)
-			r = access_fail_at(a, "id", "duplicate tenant id \"%s\"",
-			    sc->tenants[i].id);
-		access_leave(a);
-		if (r < 0)
-			break;
-	}
-	access_leave(a);
-	idmap_free(&ids);
+	idmap_init(&t.ids);
+	r = acc_each_element(a, section, "tenants", ACC_REQUIRED,
+	    load_tenant_at, &t);
+	idmap_free(&t.ids);
 	return r;
 }
 

@@ -440,3 +440,40 @@ json_strings_have(const json_t *list, const char *s)
 			return 1;
 	return 0;
 }
+
+/* The names an array may hold, and the bits of those it holds. */
+struct name_bits {
+	const char *const *names;
+	const char *unknown;
+	unsigned *bits;
+};
+
+static int
+name_bit(struct access *a, const json_t *v, size_t i, void *ctx)
+{
+	struct name_bits *nb = ctx;
+	char buf[64];
+	int k;
+
+	(void)i;
+	for (k = 0; nb->names[k] != NULL; k++)
+		if (json_is_string(v) &&
+		    strcmp(json_string_value(v), nb->names[k]) == 0) {
+			*nb->bits |= 1u << k;
+			return 0;
+		}
+	if (nb->unknown != NULL)
+		return access_fail(a, "%s", nb->unknown);
+	return access_fail(a, "unknown value %s",
+	    describe_value(v, buf, sizeof buf));
+}
+
+int
+acc_get_name_bits(struct access *a, const json_t *obj, const char *key,
+    const char *const *names, const char *unknown, unsigned *bits)
+{
+	struct name_bits nb = { names, unknown, bits };
+
+	return acc_each_element(a, obj, key, ACC_OPTIONAL, name_bit, &nb) < 0 ?
+	    -1 : 0;
+}

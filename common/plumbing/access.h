@@ -103,6 +103,14 @@ int acc_each_element(struct access *a, const json_t *obj, const char *key,
 int acc_each_member(struct access *a, const json_t *obj, const char *key,
     int flags, acc_member_fn fn, void *ctx);
 
+/*
+ * acc_get_name_bits: an optional array of names among names[] (NULL-
+ * terminated) into the bit set *bits.  A name not among them fails
+ * with unknown, or, when that is NULL, with "unknown value X".
+ */
+int acc_get_name_bits(struct access *a, const json_t *obj, const char *key,
+    const char *const *names, const char *unknown, unsigned *bits);
+
 /* acc_get_string_array: an array of strings only. */
 int acc_get_string_array(struct access *a, const json_t *obj,
     const char *key, int flags, json_t **out);

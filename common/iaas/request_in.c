@@ -173,14 +173,22 @@ read_change(struct access *a, json_t *spec, struct change_set *cs)
 	return change_spec_check(a, spec, c);
 }
 
+/* change_at: a change keeps a reference to its spec, hence the cast. */
+static int
+change_at(struct access *a, const json_t *v, size_t i, void *ctx)
+{
+	(void)i;
+	return read_change(a, (json_t *)v, ctx);
+}
+
 static int
 read_change_set(struct access *a, const json_t *obj, const char *rid,
     struct change_set *cs)
 {
 	static const char *const known[] = { "id", "max_completion_period",
 		"max_retry", "changes", NULL };
-	json_t *list, *spec;
-	size_t i, n;
+	json_t *list;
+	size_t n;
 
 	cs->max_completion_period = -1;
 	if (acc_as_object(a, obj) < 0 || acc_check_keys(a, obj, known) < 0 ||
@@ -198,15 +206,8 @@ read_change_set(struct access *a, const json_t *obj, const char *rid,
 	n = strlen(rid) + strlen(cs->id) + 2;
 	cs->uid = xmalloc(n);
 	snprintf(cs->uid, n, "%s/%s", rid, cs->id);
-	access_enter_key(a, "changes");
-	json_array_foreach(list, i, spec) {
-		access_enter_index(a, i);
-		if (read_change(a, spec, cs) < 0)
-			return -1;
-		access_leave(a);
-	}
-	access_leave(a);
-	return 0;
+	return acc_each_element(a, obj, "changes", ACC_REQUIRED, change_at,
+	    cs);
 }
 
 static int
@@ -239,30 +240,34 @@ new_request(struct request_model *m)
 	return r;
 }
 
+/* change_set_at: change set i of request ctx, whose id must be new. */
+static int
+change_set_at(struct access *a, const json_t *v, size_t i, void *ctx)
+{
+	struct request *r = ctx;
+	size_t j;
+
+	r->nsets = i + 1;
+	if (read_change_set(a, v, r->id, &r->sets[i]) < 0)
+		return -1;
+	for (j = 0; j < i; j++)
+		if (strcmp(r->sets[j].id, r->sets[i].id) == 0)
+			return access_fail_at(a, "id", "duplicate change set id "
+			    "\"%s\"", r->sets[i].id);
+	return 0;
+}
+
 static int
 read_sets(struct access *a, const json_t *doc, struct request *r)
 {
-	json_t *list, *obj;
-	size_t i, j;
+	json_t *list;
 	int rc;
 
 	if ((rc = acc_get_array(a, doc, "change_sets", ACC_OPTIONAL, &list)) != 0)
 		return rc < 0 ? -1 : 0;
 	r->sets = xcalloc(json_array_size(list), sizeof *r->sets);
-	access_enter_key(a, "change_sets");
-	json_array_foreach(list, i, obj) {
-		access_enter_index(a, i);
-		r->nsets = i + 1;
-		if (read_change_set(a, obj, r->id, &r->sets[i]) < 0)
-			return -1;
-		for (j = 0; j < i; j++)
-			if (strcmp(r->sets[j].id, r->sets[i].id) == 0)
-				return access_fail_at(a, "id", "duplicate change "
-				    "set id \"%s\"", r->sets[i].id);
-		access_leave(a);
-	}
-	access_leave(a);
-	return 0;
+	return acc_each_element(a, doc, "change_sets", ACC_REQUIRED,
+	    change_set_at, r);
 }
 
 int

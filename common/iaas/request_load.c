@@ -8,6 +8,15 @@
 #include "timefmt.h"
 #include "xalloc.h"
 
+/* Where an element being read goes: the model, and the request, change
+ * set and change that hold it. */
+struct model_at {
+	struct request_model *m;
+	struct request *r;
+	struct change_set *cs;
+	struct change *c;
+};
+
 static int
 load_pv(struct access *a, struct request_model *m, const json_t *obj,
     const char *key, struct pv *out)
@@ -85,10 +94,16 @@ load_dep(struct access *a, const json_t *obj, struct change *c)
 }
 
 static int
+dep_at(struct access *a, const json_t *v, size_t i, void *ctx)
+{
+	(void)i;
+	return load_dep(a, v, ctx);
+}
+
+static int
 load_adds(struct access *a, const json_t *obj, struct change *c)
 {
-	json_t *list, *v;
-	size_t i;
+	json_t *list;
 	int r;
 
 	if ((r = acc_get_array(a, obj, "adds_dependencies", ACC_OPTIONAL,
@@ -97,15 +112,17 @@ load_adds(struct access *a, const json_t *obj, struct change *c)
 	if (!c->ppu)
 		return access_fail_at(a, "adds_dependencies", "only a ppu change "
 		    "adds dependencies");
-	access_enter_key(a, "adds_dependencies");
-	json_array_foreach(list, i, v) {
-		access_enter_index(a, i);
-		if (load_dep(a, v, c) < 0)
-			return -1;
-		access_leave(a);
-	}
-	access_leave(a);
-	return 0;
+	return acc_each_element(a, obj, "adds_dependencies", ACC_REQUIRED,
+	    dep_at, c);
+}
+
+static int
+transition_at(struct access *a, const json_t *v, size_t i, void *ctx)
+{
+	struct model_at *at = ctx;
+
+	(void)i;
+	return load_transition(a, at->m, v, at->c);
 }
 
 static int
@@ -114,10 +131,10 @@ load_change(struct access *a, struct request_model *m, json_t *obj,
 {
 	static const char *const methods[] = { "in-place", "ppu", NULL };
 	struct change *c = change_add(cs);
+	struct model_at at = { m, NULL, cs, c };
 	json_int_t of = 0;
-	json_t *list, *v;
+	json_t *list;
 	int status, method = 0;
-	size_t i;
 
 	if (change_spec_check(a, obj, c) < 0 ||
 	    acc_get_int_range(a, obj, "complements", ACC_OPTIONAL, 1,
@@ -132,15 +149,18 @@ load_change(struct access *a, struct request_model *m, json_t *obj,
 	c->status = (enum cs_status)status;
 	if (load_adds(a, obj, c) < 0)
 		return -1;
-	access_enter_key(a, "resources");
-	json_array_foreach(list, i, v) {
-		access_enter_index(a, i);
-		if (load_transition(a, m, v, c) < 0)
-			return -1;
-		access_leave(a);
-	}
-	access_leave(a);
-	return 0;
+	return acc_each_element(a, obj, "resources", ACC_REQUIRED,
+	    transition_at, &at);
+}
+
+/* change_at: a change keeps a reference to its spec, hence the cast. */
+static int
+change_at(struct access *a, const json_t *v, size_t i, void *ctx)
+{
+	struct model_at *at = ctx;
+
+	(void)i;
+	return load_change(a, at->m, (json_t *)v, at->cs);
 }
 
 static int
@@ -171,10 +191,11 @@ load_change_set(struct access *a, struct request_model *m, const json_t *obj,
 {
 	static const char *const known[] = { "id", "undo_unit", "status",
 		"max_completion_period", "max_retry", "undo", "changes", NULL };
-	json_t *list, *v;
+	struct model_at at = { m, NULL, cs, NULL };
+	json_t *list;
 	const char *uid;
 	int status;
-	size_t i, n;
+	size_t n;
 
 	cs->max_completion_period = -1;
 	if (acc_as_object(a, obj) < 0 || acc_check_keys(a, obj, known) < 0 ||
@@ -196,15 +217,17 @@ load_change_set(struct access *a, struct request_model *m, const json_t *obj,
 	if (strcmp(uid, cs->uid) != 0)
 		return access_fail_at(a, "undo_unit", "\"%s\" should be \"%s\"",
 		    uid, cs->uid);
-	access_enter_key(a, "changes");
-	json_array_foreach(list, i, v) {
-		access_enter_index(a, i);
-		if (load_change(a, m, v, cs) < 0)
-			return -1;
-		access_leave(a);
-	}
-	access_leave(a);
-	return 0;
+	return acc_each_element(a, obj, "changes", ACC_REQUIRED, change_at,
+	    &at);
+}
+
+static int
+change_set_at(struct access *a, const json_t *v, size_t i, void *ctx)
+{
+	struct model_at *at = ctx;
+
+	at->r->nsets = i + 1;
+	return load_change_set(a, at->m, v, at->r->id, &at->r->sets[i]);
 }
 
 static int
@@ -213,9 +236,9 @@ load_request(struct access *a, struct request_model *m, const json_t *obj,
 {
 	static const char *const known[] = { "id", "time", "arrival",
 		"change_sets", NULL };
+	struct model_at at = { m, r, NULL, NULL };
 	json_int_t arrival;
-	json_t *list, *v;
-	size_t i;
+	json_t *list;
 
 	if (acc_as_object(a, obj) < 0 || acc_check_keys(a, obj, known) < 0 ||
 	    acc_get_string(a, obj, "id", ACC_REQUIRED, &r->id) < 0 ||
@@ -229,15 +252,22 @@ load_request(struct access *a, struct request_model *m, const json_t *obj,
 		return access_fail_at(a, "time", "\"%s\" is not an ISO 8601 "
 		    "time", r->time);
 	r->sets = xcalloc(json_array_size(list), sizeof *r->sets);
-	access_enter_key(a, "change_sets");
-	json_array_foreach(list, i, v) {
-		access_enter_index(a, i);
-		r->nsets = i + 1;
-		if (load_change_set(a, m, v, r->id, &r->sets[i]) < 0)
-			return -1;
-		access_leave(a);
-	}
-	access_leave(a);
+	return acc_each_element(a, obj, "change_sets", ACC_REQUIRED,
+	    change_set_at, &at);
+}
+
+/* request_at: request i, whose id must be new. */
+static int
+request_at(struct access *a, const json_t *v, size_t i, void *ctx)
+{
+	struct request_model *m = ctx;
+
+	m->nreqs = i + 1;
+	if (load_request(a, m, v, &m->reqs[i]) < 0)
+		return -1;
+	if (request_find(m, m->reqs[i].id) != &m->reqs[i])
+		return access_fail_at(a, "id", "duplicate request id \"%s\"",
+		    m->reqs[i].id);
 	return 0;
 }
 
@@ -246,8 +276,7 @@ request_model_load(struct access *a, const json_t *section,
     struct request_model *m)
 {
 	static const char *const known[] = { "version", "requests", NULL };
-	json_t *list, *v;
-	size_t i;
+	json_t *list;
 
 	if (acc_as_object(a, section) < 0 ||
 	    acc_check_keys(a, section, known) < 0 ||
@@ -255,17 +284,6 @@ request_model_load(struct access *a, const json_t *section,
 		return -1;
 	m->reqs_cap = json_array_size(list);
 	m->reqs = xcalloc(m->reqs_cap + 1, sizeof *m->reqs);
-	access_enter_key(a, "requests");
-	json_array_foreach(list, i, v) {
-		access_enter_index(a, i);
-		m->nreqs = i + 1;
-		if (load_request(a, m, v, &m->reqs[i]) < 0)
-			return -1;
-		if (request_find(m, m->reqs[i].id) != &m->reqs[i])
-			return access_fail_at(a, "id", "duplicate request id "
-			    "\"%s\"", m->reqs[i].id);
-		access_leave(a);
-	}
-	access_leave(a);
-	return 0;
+	return acc_each_element(a, section, "requests", ACC_REQUIRED,
+	    request_at, m);
 }

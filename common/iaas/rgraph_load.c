@@ -57,14 +57,22 @@ load_action(struct access *a, json_t *obj, struct rgraph *g)
 	return 0;
 }
 
+/* action_at: the graph keeps a reference to each action, hence the
+ * cast. */
+static int
+action_at(struct access *a, const json_t *v, size_t i, void *g)
+{
+	(void)i;
+	return load_action(a, (json_t *)v, g);
+}
+
 static int
 load_level(struct access *a, const json_t *obj, struct rgraph *g)
 {
 	static const char *const known[] = { "upgrade_unit", "actions", NULL };
-	json_t *list, *v;
+	json_t *list;
 	const char *unit;
 	long u;
-	size_t i;
 
 	if (acc_as_object(a, obj) < 0 || acc_check_keys(a, obj, known) < 0 ||
 	    acc_get_string(a, obj, "upgrade_unit", ACC_REQUIRED, &unit) < 0 ||
@@ -74,57 +82,44 @@ load_level(struct access *a, const json_t *obj, struct rgraph *g)
 		return access_fail_at(a, "upgrade_unit", "no upgrade unit has "
 		    "id \"%s\"", unit);
 	rgraph_add_level(g, (size_t)u);
-	access_enter_key(a, "actions");
-	json_array_foreach(list, i, v) {
-		access_enter_index(a, i);
-		if (load_action(a, v, g) < 0)
-			return -1;
-		access_leave(a);
-	}
-	access_leave(a);
-	return 0;
+	return acc_each_element(a, obj, "actions", ACC_REQUIRED, action_at, g);
 }
 
-/* EACH: run body for every element of array key of obj (optional). */
-#define EACH(a, obj, key, i, v, body)					\
-	do {								\
-		json_t *list_;						\
-		int r_ = acc_get_array(a, obj, key, ACC_OPTIONAL, &list_); \
-		if (r_ < 0)						\
-			return -1;					\
-		if (r_ == 1)						\
-			break;						\
-		access_enter_key(a, key);				\
-		json_array_foreach(list_, i, v) {			\
-			access_enter_index(a, i);			\
-			body;						\
-			access_leave(a);				\
-		}							\
-		access_leave(a);					\
-	} while (0)
+static int
+attempts_of(struct access *a, const char *unit, const json_t *v, void *g)
+{
+	json_int_t n;
+
+	if (acc_as_int(a, v, &n) < 0)
+		return -1;
+	rgraph_add_attempts(g, unit, (long)n);
+	return 0;
+}
 
 static int
 load_attempts(struct access *a, const json_t *obj, struct rgraph *g)
 {
-	json_t *att, *v;
-	const char *uu;
-	int r;
+	return acc_each_member(a, obj, "failed_attempts", ACC_OPTIONAL,
+	    attempts_of, g) < 0 ? -1 : 0;
+}
 
-	if ((r = acc_get_object(a, obj, "failed_attempts", ACC_OPTIONAL,
-	    &att)) != 0)
-		return r < 0 ? -1 : 0;
-	access_enter_key(a, "failed_attempts");
-	json_object_foreach(att, uu, v) {
-		json_int_t n;
+static int
+undo_unit_at(struct access *a, const json_t *v, size_t i, void *g)
+{
+	const char *s;
 
-		access_enter_key(a, uu);
-		if (acc_as_int(a, v, &n) < 0)
-			return -1;
-		access_leave(a);
-		rgraph_add_attempts(g, uu, (long)n);
-	}
-	access_leave(a);
+	(void)i;
+	if (acc_as_string(a, v, &s) < 0)
+		return -1;
+	rgraph_add_undo_unit(g, s);
 	return 0;
+}
+
+static int
+level_at(struct access *a, const json_t *v, size_t i, void *g)
+{
+	(void)i;
+	return load_level(a, v, g);
 }
 
 static int
@@ -135,8 +130,7 @@ load_vertex(struct access *a, const json_t *obj, struct rgraph *g)
 		"failed_attempts", "is_isolated", "is_failed", NULL };
 	static const char *const statuses[] = { "active", "deactivated", NULL };
 	struct rg_vertex *v;
-	const char *id, *s;
-	json_t *x;
+	const char *id;
 	int kind, mod, status;
 	size_t i;
 
@@ -158,15 +152,11 @@ load_vertex(struct access *a, const json_t *obj, struct rgraph *g)
 	if (acc_get_bool(a, obj, "is_isolated", ACC_OPTIONAL, &v->isolated) < 0 ||
 	    acc_get_bool(a, obj, "is_failed", ACC_OPTIONAL, &v->failed) < 0)
 		return -1;
-	EACH(a, obj, "undo_unit_ids", i, x, {
-		if (acc_as_string(a, x, &s) < 0)
-			return -1;
-		rgraph_add_undo_unit(g, s);
-	});
-	EACH(a, obj, "actions_to_execute", i, x, {
-		if (load_level(a, x, g) < 0)
-			return -1;
-	});
+	if (acc_each_element(a, obj, "undo_unit_ids", ACC_OPTIONAL,
+	    undo_unit_at, g) < 0 ||
+	    acc_each_element(a, obj, "actions_to_execute", ACC_OPTIONAL,
+	    level_at, g) < 0)
+		return -1;
 	return load_attempts(a, obj, g);
 }
 
@@ -222,14 +212,34 @@ load_unit(struct access *a, json_t *obj, struct rgraph *g)
 	return 0;
 }
 
+/* unit_at: a unit keeps a reference to its partitions, hence the cast. */
+static int
+unit_at(struct access *a, const json_t *v, size_t i, void *g)
+{
+	(void)i;
+	return load_unit(a, (json_t *)v, g);
+}
+
+static int
+vertex_at(struct access *a, const json_t *v, size_t i, void *g)
+{
+	(void)i;
+	return load_vertex(a, v, g);
+}
+
+static int
+edge_at(struct access *a, const json_t *v, size_t i, void *g)
+{
+	(void)i;
+	return load_edge(a, v, g);
+}
+
 int
 rgraph_load(struct access *a, const json_t *section, struct rgraph *g)
 {
 	static const char *const known[] = { "version", "iteration", "time",
 		"vertices", "edges", "upgrade_units", NULL };
 	json_int_t iteration;
-	json_t *x;
-	size_t i;
 
 	if (acc_as_object(a, section) < 0 ||
 	    acc_check_keys(a, section, known) < 0 ||
@@ -238,17 +248,11 @@ rgraph_load(struct access *a, const json_t *section, struct rgraph *g)
 	    acc_get_string(a, section, "time", ACC_OPTIONAL, &g->time) < 0)
 		return -1;
 	g->iteration = (long)iteration;
-	EACH(a, section, "upgrade_units", i, x, {
-		if (load_unit(a, x, g) < 0)
-			return -1;
-	});
-	EACH(a, section, "vertices", i, x, {
-		if (load_vertex(a, x, g) < 0)
-			return -1;
-	});
-	EACH(a, section, "edges", i, x, {
-		if (load_edge(a, x, g) < 0)
-			return -1;
-	});
+	if (acc_each_element(a, section, "upgrade_units", ACC_OPTIONAL,
+	    unit_at, g) < 0 ||
+	    acc_each_element(a, section, "vertices", ACC_OPTIONAL, vertex_at,
+	    g) < 0 ||
+	    acc_each_element(a, section, "edges", ACC_OPTIONAL, edge_at, g) < 0)
+		return -1;
 	return 0;
 }

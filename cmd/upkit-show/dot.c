@@ -76,7 +76,8 @@ dot_group(struct show *s, struct dot_walk *w, const json_t *group,
 		access_enter_index(s->a, i);
 		if (acc_as_object(s->a, act) < 0 ||
 		    acc_get_string(s->a, act, "id", ACC_REQUIRED, &aid) < 0 ||
-		    acc_get_int(s->a, act, "duration", ACC_REQUIRED, &d) < 0)
+		    acc_get_int_range(s->a, act, "duration", ACC_REQUIRED, 0,
+		    (json_int_t)1 << 40, &d) < 0)
 			return -1;
 		total += d;
 		json_object_set_new(w->node_of, aid, json_string(node));

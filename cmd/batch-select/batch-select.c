@@ -59,11 +59,7 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		o->max_freed = cli_long(state, "--max-freed", arg, 0, 1000000000);
 		break;
 	case 'R':
-		if (strcmp(arg, "exact") == 0)
-			o->reservation = RESERVE_EXACT;
-		else if (strcmp(arg, "paper") == 0)
-			o->reservation = RESERVE_PAPER;
-		else
+		if (sla_reservation_mode(arg, &o->reservation) != 0)
 			argp_error(state, "--reservation: '%s' is neither exact "
 			    "nor paper", arg);
 		break;
@@ -174,7 +170,7 @@ main(int argc, char **argv)
 	};
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
-	struct options o = { .reservation = RESERVE_EXACT, .max_freed = -1,
+	struct options o = { .reservation = SLA_RESERVE_EXACT, .max_freed = -1,
 	    .failover = FAILOVER_OPTS_DEFAULT };
 	json_t *doc;
 	int status;

@@ -23,11 +23,9 @@
 
 #define NONE ((size_t)-1)
 
-enum reservation_mode { RESERVE_EXACT, RESERVE_PAPER };
-
 struct options {
 	const char *file;
-	enum reservation_mode reservation;	/* --reservation */
+	enum sla_reservation reservation;	/* --reservation */
 	long dedicated;		/* -d: compute hosts dedicated to the upgrade */
 	long parallel;		/* -j: concurrency limit, 0: none */
 	long max_freed;		/* -m: hosts consolidation may free, -1: all */

@@ -65,7 +65,7 @@ reservation_note(const struct bs *b, char *buf, size_t size)
 
 	if (r->exact_applies)
 		snprintf(buf, size, "exact; equation (4): %ld", r->paper);
-	else if (b->o->reservation == RESERVE_PAPER)
+	else if (b->o->reservation == SLA_RESERVE_PAPER)
 		snprintf(buf, size, "equation (4); exact: %ld", r->exact);
 	else if (r->exact >= r->paper)
 		snprintf(buf, size, "exact = equation (4)");

@@ -39,19 +39,10 @@ old_only_below_max(const struct bs *b, size_t n)
 	return (long)t->nvms < t->max;
 }
 
-/* tenant_scale_out: e_n, the VMs tenant n may add within T seconds. */
-static long
-tenant_scale_out(const struct tenant *t, long T)
-{
-	long s = sla_tenant_adjustment(t, T), room = t->max - (long)t->nvms;
-
-	return s < room ? s : room;
-}
-
 long
 tenant_scale_out_of(const struct bs *b, size_t n)
 {
-	return old_only_below_max(b, n) ? tenant_scale_out(
+	return old_only_below_max(b, n) ? sla_tenant_scale_out(
 	    &b->in.sc.tenants[n], b->res.T) : 0;
 }
 
@@ -82,19 +73,17 @@ scaling_reservations(const struct bs *b, long T, long F,
 		if (!old_only_below_max(b, n))
 			continue;
 		r->A++;
-		e = tenant_scale_out(&b->in.sc.tenants[n], T);
+		e = sla_tenant_scale_out(&b->in.sc.tenants[n], T);
 		r->sum += e;
 		if (e > r->largest)
 			r->largest = e;
 	}
 	r->S = sla_scaling_adjustment(&b->in.sc, T);
 	r->paper = sla_scaling_reservation(r->S, r->A, K);
-	r->exact = sla_ceil_div(r->sum, K);
-	if (r->largest > r->exact)
-		r->exact = r->largest;
+	r->exact = sla_exact_hosts(r->sum, r->largest, K);
 	r->idle = idle_hosts(b);
 	/* equal, the paper's needs no idle host: nothing to gain */
-	r->exact_applies = b->o->reservation == RESERVE_EXACT &&
+	r->exact_applies = b->o->reservation == SLA_RESERVE_EXACT &&
 	    r->exact < r->paper && r->idle >= r->exact + F;
 	r->used = r->exact_applies ? r->exact : r->paper;
 }

@@ -1,6 +1,7 @@
 /* sla.c: equations (2) to (5) and the failover reservation (sla.h). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sla.h"
 
@@ -33,6 +34,36 @@ long
 sla_scaling_reservation(long S, long A, long K)
 {
 	return S * sla_ceil_div(A, K > 0 ? K : 1);
+}
+
+int
+sla_reservation_mode(const char *name, enum sla_reservation *mode)
+{
+	if (strcmp(name, "exact") == 0)
+		*mode = SLA_RESERVE_EXACT;
+	else if (strcmp(name, "paper") == 0)
+		*mode = SLA_RESERVE_PAPER;
+	else
+		return -1;
+	return 0;
+}
+
+long
+sla_tenant_scale_out(const struct tenant *t, long T)
+{
+	long s = sla_tenant_adjustment(t, T), room = t->max - (long)t->nvms;
+
+	if (room < 0)
+		room = 0;
+	return s < room ? s : room;
+}
+
+long
+sla_exact_hosts(long sum, long largest, long K)
+{
+	long hosts = sla_ceil_div(sum, K > 0 ? K : 1);
+
+	return largest > hosts ? largest : hosts;
 }
 
 /*

@@ -56,6 +56,27 @@ long sla_tenant_adjustment(const struct tenant *t, long T);
 /* sla_scaling_reservation: equation (4). */
 long sla_scaling_reservation(long S, long A, long K);
 
+/* The scaling reservation a planner keeps: by (4), or the worst case. */
+enum sla_reservation { SLA_RESERVE_EXACT, SLA_RESERVE_PAPER };
+
+/* sla_reservation_mode: "exact" or "paper" into *mode; -1 otherwise. */
+int sla_reservation_mode(const char *name, enum sla_reservation *mode);
+
+/*
+ * sla_tenant_scale_out: e_n = min(s_n * ceil(T / c_n), max_n - n), the
+ * VMs tenant n may add within T seconds (0 at or above its max).
+ */
+long sla_tenant_scale_out(const struct tenant *t, long T);
+
+/*
+ * sla_exact_hosts: the fewest hosts of K slots, one VM of a tenant per
+ * host (a new VM may join any anti-affinity group of its tenant), that
+ * hold scale-outs summing to sum, the largest being largest:
+ * max(largest, ceil(sum / K)).  Filling the hosts round robin achieves
+ * it, and as every e_n <= S_i it is never more than (4).
+ */
+long sla_exact_hosts(long sum, long largest, long K);
+
 /*
  * sla_failover: F for used hosts running VMs during T seconds (0 when
  * none run VMs); *how (a new object) says how it was found.

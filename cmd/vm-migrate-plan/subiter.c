@@ -197,14 +197,32 @@ count_new_partition(struct vmp *p, long *used)
 	return slowest;
 }
 
+/* reservation_json: both scaling reservations of the new partition, and
+ * the one used. */
+static json_t *
+reservation_json(const struct vmp *p, long paper)
+{
+	struct newresv r;
+	json_t *o;
+
+	newresv_init(p, &r, NULL);
+	o = json_pack("{s:s, s:I, s:I, s:I, s:I}", "mode",
+	    p->o->reservation == SLA_RESERVE_EXACT ? "exact" : "paper",
+	    "paper", (json_int_t)paper, "exact",
+	    (json_int_t)newresv_hosts(&r), "scale_out", (json_int_t)r.sum,
+	    "largest_scale_out", (json_int_t)r.top);
+	newresv_free(&r);
+	return o;
+}
+
 /* equation5: T, S, the reservations and V_i for the new partition. */
 static void
 equation5(struct vmp *p)
 {
 	long *movable = xcalloc(p->in.sc.ntenants, sizeof *movable);
 	unsigned char *has_new = xcalloc(p->in.sc.ntenants, 1);
-	long used, slowest, new_capacity_per_host, tenants_new;
-	json_t *how;
+	long used, slowest, new_capacity_per_host, tenants_new, paper;
+	json_t *how, *resv;
 
 	tenant_counts(p, movable, has_new);
 	slowest = count_new_partition(p, &used);
@@ -212,20 +230,23 @@ equation5(struct vmp *p)
 	tenants_new = count_A(p, has_new, NULL);
 	p->T = most_moves_in_a_group(p) * slowest;
 	p->S = sla_scaling_adjustment(&p->in.sc, p->T);
-	p->scaling = sla_scaling_reservation(p->S, tenants_new,
+	paper = sla_scaling_reservation(p->S, tenants_new,
 	    new_capacity_per_host);
+	resv = reservation_json(p, paper);
+	p->scaling = p->o->reservation == SLA_RESERVE_EXACT ?
+	    json_integer_value(json_object_get(resv, "exact")) : paper;
 	/* the moved VMs need failover too: at least one host's worth */
 	p->failover = sla_failover(&p->o->failover, used > 0 ? used : 1, p->T,
 	    &how);
 	p->V = (p->not_in_use - p->scaling - p->failover) *
 	    new_capacity_per_host;
 	json_object_set_new(p->section, "sla", json_pack("{s:I, s:I, s:I, s:I,"
-	    " s:I, s:I, s:o, s:I, s:I}", "T", (json_int_t)p->T, "S",
+	    " s:I, s:o, s:I, s:o, s:I, s:I}", "T", (json_int_t)p->T, "S",
 	    (json_int_t)p->S, "A", (json_int_t)tenants_new,
 	    "K_new", (json_int_t)new_capacity_per_host, "scaling_reservation",
-	    (json_int_t)p->scaling, "failover_reservation",
-	    (json_int_t)p->failover, "failover", how, "not_in_use",
-	    (json_int_t)p->not_in_use, "V_i", (json_int_t)p->V));
+	    (json_int_t)p->scaling, "reservation", resv,
+	    "failover_reservation", (json_int_t)p->failover, "failover", how,
+	    "not_in_use", (json_int_t)p->not_in_use, "V_i", (json_int_t)p->V));
 	free(movable);
 	free(has_new);
 }
@@ -272,6 +293,70 @@ budget(const struct vmp *p, const struct pick *c, size_t n,
 	scaling = sla_scaling_reservation(p->S, *A, new_capacity(p));
 	return (p->not_in_use - scaling - p->failover) * new_capacity(p) -
 	    moved;
+}
+
+/*
+ * select_exact: the picks of c[0..n) that the new partition takes while
+ * keeping the exact reservation and F, in preference order, moved to
+ * the front; their count.  A pick of a tenant new to the partition adds
+ * its scale-out to the reservation, so it may not fit where a later
+ * pick of a tenant already there, or at its max, still does.  *room is
+ * the slots left.
+ */
+static size_t
+select_exact(const struct vmp *p, struct pick *c, size_t n,
+    const unsigned char *has_new, unsigned char *first, long *room)
+{
+	struct newresv r;
+	size_t i, k = 0, t;
+	int newcomer;
+
+	memset(first, 0, p->in.sc.ntenants + 1);
+	newresv_init(p, &r, NULL);
+	for (i = 0; i < n; i++) {
+		t = c[i].tenant;
+		if ((newcomer = !has_new[t] && !first[t]))
+			newresv_add(&r, t);
+		if (newresv_room(p, &r) < (long)k + 1) {
+			if (newcomer)	/* the pick waits */
+				newresv_drop(&r, t);
+			continue;
+		}
+		first[t] |= newcomer;
+		c[k++] = c[i];
+	}
+	*room = newresv_room(p, &r) - (long)k;
+	newresv_free(&r);
+	return k;
+}
+
+/* keep_reservation: undo the last moves of c[0..n) until the empty
+ * hosts of the new partition hold the exact reservation and F again
+ * (a VM that anti-affinity sends to an empty host costs a whole host);
+ * the moves left. */
+static size_t
+keep_reservation(struct vmp *p, struct pick *c, size_t n, size_t moved,
+    const unsigned char *has_new, unsigned char *first)
+{
+	struct newresv r;
+	size_t i = n;
+
+	newresv_init(p, &r, NULL);
+	while (newresv_short(p, &r) > 0 && i > 0) {
+		if (c[--i].to == NONE)
+			continue;
+		cloud_move(&p->cl, c[i].vm, c[i].from);
+		newresv_unmove(p, &r, c[i].vm, c[i].to);
+		c[i].to = NONE;
+		moved--;
+		p->cursor = 0;	/* the host has room again */
+	}
+	newresv_free(&r);
+	memset(first, 0, p->in.sc.ntenants + 1);
+	for (i = 0; i < n; i++)
+		if (c[i].to != NONE && !has_new[c[i].tenant])
+			first[c[i].tenant] = 1;
+	return moved;
 }
 
 static int
@@ -466,12 +551,21 @@ sub_iterations(struct vmp *p)
 		tenant_counts(p, old, has_new);
 		if ((n = candidates(p, c, old)) == 0)
 			break;
-		b = budget(p, c, n, has_new, first, moved, &A);
-		if (b < (long)n)	/* fewer first-timers can only help */
-			b = budget(p, c, n = b > 0 ? (size_t)b : 0, has_new,
-			    first, moved, &A);
+		if (p->o->reservation == SLA_RESERVE_EXACT) {
+			n = select_exact(p, c, n, has_new, first, &b);
+			b += (long)n;	/* the budget these picks were given */
+			A = count_A(p, has_new, first);
+		} else {
+			b = budget(p, c, n, has_new, first, moved, &A);
+			if (b < (long)n)   /* fewer first-timers can only help */
+				b = budget(p, c, n = b > 0 ? (size_t)b : 0,
+				    has_new, first, moved, &A);
+		}
 		if (b <= 0 || n == 0 ||
 		    (w = move_picks(p, c, n, src)) == 0)
+			break;
+		if (p->o->reservation == SLA_RESERVE_EXACT &&
+		    (w = keep_reservation(p, c, n, w, has_new, first)) == 0)
 			break;
 		moved += (long)w;
 		json_array_append_new(list, json_pack("{s:I, s:I, s:I, s:o, "

@@ -31,6 +31,9 @@ static const struct argp_option option_list[] = {
 	  "runs (default: the hosts' own capacity)", 0 },
 	{ "standby-first", 's', 0, 0, "Move the standby VM of an active/"
 	  "standby pair before its active", 0 },
+	{ "reservation", 'R', "MODE", 0, "Scaling reservation of the new "
+	  "partition: exact (the default: each tenant's own scale-out, up to "
+	  "its max) or paper (equation (4))", 0 },
 	{ 0 }
 };
 
@@ -49,6 +52,11 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 's':
 		o->standby_first = 1;
+		break;
+	case 'R':
+		if (sla_reservation_mode(arg, &o->reservation) != 0)
+			argp_error(state, "--reservation: '%s' is neither exact "
+			    "nor paper", arg);
 		break;
 	case ARGP_KEY_ARG:
 		o->file = cli_one_input(state, o->file, arg);
@@ -139,7 +147,8 @@ main(int argc, char **argv)
 	};
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
-	struct options o = { .failover = FAILOVER_OPTS_DEFAULT };
+	struct options o = { .reservation = SLA_RESERVE_EXACT,
+	    .failover = FAILOVER_OPTS_DEFAULT };
 	json_t *doc;
 	int status;
 

@@ -24,6 +24,7 @@ struct options {
 	const char *file;
 	long new_capacity;	/* -k: K', 0: the hosts' own capacity */
 	int standby_first;	/* -s: move standbys before actives */
+	enum sla_reservation reservation;	/* -R */
 	struct failover_opts failover;	/* -f, -r, -p */
 	struct output_opts output;	/* -c */
 };
@@ -67,6 +68,28 @@ struct vmp {
 /* replay.c */
 int replay_step3(struct vmp *p, json_t *doc);
 void find_ready(struct vmp *p);
+
+/* newresv.c: the exact scaling reservation of the new partition. */
+struct newresv {
+	long *e;		/* tenant -> e_n for T */
+	long *on_new;		/* tenant -> its VMs in the new partition */
+	long *hist;		/* e -> tenants counted with that e_n */
+	long maxe, top;		/* the largest e_n of all, and of those counted */
+	long sum;		/* sum of the e_n counted */
+	long empty;		/* new hosts in service without VMs */
+	long free_used;		/* free slots of the new hosts in use */
+	long K;			/* the smallest capacity of a new host */
+};
+void newresv_init(const struct vmp *p, struct newresv *r,
+    const unsigned char *extra);
+void newresv_free(struct newresv *r);
+void newresv_add(struct newresv *r, size_t n);
+void newresv_drop(struct newresv *r, size_t n);
+long newresv_room(const struct vmp *p, const struct newresv *r);
+long newresv_hosts(const struct newresv *r);
+long newresv_short(const struct vmp *p, const struct newresv *r);
+void newresv_unmove(const struct vmp *p, struct newresv *r, size_t v,
+    size_t h);
 
 /* subiter.c */
 void plan_migrations(struct vmp *p);

@@ -42,7 +42,7 @@ sed -E 's/(min_hosts_(config|capacity)):[[:space:]]*[0-9]+/\1: 1/' \
 # report did (their scaling reservation would hold every host).
 cloud() {
 	d="$T/c-$1-$2-$3"
-	"$top/scripts/gen-cloud" -h "$1" -v "$2" -s "$3" "$d" >/dev/null
+	"$top/scripts/gen-cloud-fig1" -h "$1" -v "$2" -s "$3" "$d" >/dev/null
 	if [ "$1" -ge 100 ]; then
 		jq -c '.tenants |= map(.max = (.vms | length))' \
 		    "$d/system.json" >"$d/ns.json"

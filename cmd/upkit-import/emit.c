@@ -21,7 +21,7 @@ json_t *
 sorted_keys(const json_t *obj)
 {
 	size_t n = json_object_size(obj), i = 0;
-	const char **keys = xcalloc(n + 1, sizeof *keys);
+	const char **keys = xcalloc(n, sizeof *keys);
 	const char *key;
 	json_t *v, *out = json_array();
 

@@ -44,8 +44,8 @@ make_groups(const struct rgraph *rg, struct unionfind *uf, struct cgraph *cg)
 	size_t *of_root = xmalloc((rg->nv + 1) * sizeof *of_root), v, r;
 
 	memset(of_root, 0xff, (rg->nv + 1) * sizeof *of_root);
-	cg->groups = xcalloc(rg->nv + 1, sizeof *cg->groups);
-	cg->group_of = xcalloc(rg->nv + 1, sizeof *cg->group_of);
+	cg->groups = xcalloc(rg->nv, sizeof *cg->groups);
+	cg->group_of = xcalloc(rg->nv, sizeof *cg->group_of);
 	for (v = 0; v < rg->nv; v++) {
 		struct cg_group *g;
 
@@ -82,7 +82,7 @@ make_edges(const struct rgraph *rg, struct cgraph *cg)
 {
 	size_t i, n = 0;
 
-	cg->edges = xcalloc(rg->ne + 1, sizeof *cg->edges);
+	cg->edges = xcalloc(rg->ne, sizeof *cg->edges);
 	for (i = 0; i < rg->ne; i++) {
 		struct cg_edge e = { cg->group_of[rg->e[i].dependent],
 			cg->group_of[rg->e[i].sponsor], rg->e[i].type,

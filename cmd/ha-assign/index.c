@@ -35,7 +35,7 @@ name_all(struct nameindex *x, const void *base, size_t count, size_t elem,
 	size_t i;
 
 	idmap_init(&x->ids);
-	x->pos = xcalloc(count + 1, sizeof *x->pos);
+	x->pos = xcalloc(count, sizeof *x->pos);
 	for (i = 0; i < count; i++) {
 		size_t at = order ? order[i] : i;
 		const char *name = *(const char *const *)(const void *)
@@ -59,7 +59,7 @@ index_pods(struct world *w)
 {
 	size_t i, n = 0;
 
-	w->order = xcalloc(w->npods + 1, sizeof *w->order);
+	w->order = xcalloc(w->npods, sizeof *w->order);
 	for (i = 0; i < w->npods; i++)
 		if (!w->pods[i].gone && w->pods[i].selected)
 			w->order[n++] = i;

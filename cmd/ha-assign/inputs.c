@@ -69,7 +69,7 @@ read_list(struct world *w, const char *file, int slot, const char *kind,
 	    &items) < 0)
 		status = EXIT_DATAERR;
 	else {
-		*out = xcalloc(json_array_size(items) + 1, elem);
+		*out = xcalloc(json_array_size(items), elem);
 		*count = json_array_size(items);
 		if (acc_each_element(&a, w->docs[slot], "items", ACC_REQUIRED,
 		    read_item, &r) < 0)

@@ -245,7 +245,7 @@ static json_t *
 pairs(const struct world *w)
 {
 	json_t *list = json_array();
-	unsigned char *seen = xcalloc(w->npods + 1, 1);
+	unsigned char *seen = xcalloc(w->npods, 1);
 	size_t k;
 
 	for (k = 0; k < w->nlive; k++) {

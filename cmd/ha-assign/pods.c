@@ -261,7 +261,7 @@ read_list(struct access *a, struct world *w, json_t *doc)
 		    "or \"Pod\", got \"%s\"", kind);
 	if (acc_get_array(a, doc, "items", ACC_REQUIRED, &items) < 0)
 		return -1;
-	w->pods = xcalloc(json_array_size(items) + 1, sizeof *w->pods);
+	w->pods = xcalloc(json_array_size(items), sizeof *w->pods);
 	return acc_each_element(a, doc, "items", ACC_REQUIRED, read_pod, &r);
 }
 

@@ -182,8 +182,8 @@ static int
 check_cycles(struct rgb *b)
 {
 	struct digraph g;
-	size_t *order = xcalloc(b->out.nv + 1, sizeof *order);
-	size_t *cycle = xcalloc(b->out.nv + 1, sizeof *cycle), i, len;
+	size_t *order = xcalloc(b->out.nv, sizeof *order);
+	size_t *cycle = xcalloc(b->out.nv, sizeof *cycle), i, len;
 	char *msg;
 	size_t cap = 64, used = 0;
 
@@ -218,7 +218,7 @@ check_cycles(struct rgb *b)
 int
 plan_edges(struct rgb *b)
 {
-	char *removed = xcalloc(b->sc.ndeps + 1, 1);
+	char *removed = xcalloc(b->sc.ndeps, 1);
 
 	change_deps(b, removed, 0);
 	system_edges(b, removed);

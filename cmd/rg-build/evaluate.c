@@ -208,7 +208,7 @@ undo_reason(struct rgb *b, const struct request *q,
 void
 evaluate_change_sets(struct rgb *b)
 {
-	uint32_t *stamp = xcalloc(b->nres + 1, sizeof *stamp), clock = 0;
+	uint32_t *stamp = xcalloc(b->nres, sizeof *stamp), clock = 0;
 	enum undo_reason why;
 	size_t q, s;
 

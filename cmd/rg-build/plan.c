@@ -185,8 +185,8 @@ fill_level(struct rgb *b, struct res *r, const char *live, const int *sub,
 static void
 forward_levels(struct rgb *b, struct res *r, struct pstate *st)
 {
-	char *live = xcalloc(r->ntr + 1, 1);
-	int *sub = xcalloc(r->ntr + 1, sizeof *sub), s = -1;
+	char *live = xcalloc(r->ntr, 1);
+	int *sub = xcalloc(r->ntr, sizeof *sub), s = -1;
 	long arr = 0;
 	size_t i;
 

@@ -195,34 +195,40 @@ apply_results(struct rgb *b, struct access *a)
 	return 0;
 }
 
+/* The flag a report list sets (1: failed, 0: isolated). */
+struct list_flag {
+	struct rgb *b;
+	int failed;
+};
+
+static int
+flag_listed(struct access *a, const json_t *v, size_t i, void *ctx)
+{
+	struct list_flag *f = ctx;
+	long r;
+
+	(void)i;
+	if (!json_is_string(v))
+		return access_fail(a, "expected a resource id");
+	r = res_find(f->b, json_string_value(v));
+	if (r < 0 && idmap_find(&f->b->prev.ids, json_string_value(v)) < 0)
+		return access_fail(a, "no resource has id \"%s\"",
+		    json_string_value(v));
+	if (r >= 0) {
+		f->b->res[r].isolated = 1;
+		f->b->res[r].failed |= f->failed;
+	}
+	return 0;
+}
+
 /* apply_list: ids of a report list get flag (1: failed, 0: isolated). */
 static int
 apply_list(struct rgb *b, struct access *a, const char *key, int failed)
 {
-	json_t *list, *v;
-	size_t i;
-	long r;
-	int rc;
+	struct list_flag f = { b, failed };
 
-	if ((rc = acc_get_array(a, b->report, key, ACC_OPTIONAL, &list)) != 0)
-		return rc < 0 ? -1 : 0;
-	access_enter_key(a, key);
-	json_array_foreach(list, i, v) {
-		access_enter_index(a, i);
-		if (!json_is_string(v))
-			return access_fail(a, "expected a resource id");
-		r = res_find(b, json_string_value(v));
-		if (r < 0 && idmap_find(&b->prev.ids, json_string_value(v)) < 0)
-			return access_fail(a, "no resource has id \"%s\"",
-			    json_string_value(v));
-		if (r >= 0) {
-			b->res[r].isolated = 1;
-			b->res[r].failed |= failed;
-		}
-		access_leave(a);
-	}
-	access_leave(a);
-	return 0;
+	return acc_each_element(a, b->report, key, ACC_OPTIONAL, flag_listed,
+	    &f) < 0 ? -1 : 0;
 }
 
 int

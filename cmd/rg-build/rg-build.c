@@ -189,7 +189,7 @@ main(int argc, char **argv)
 
 	cli_init(argv);
 	jarena_start();
-	o.requests = xcalloc((size_t)argc + 1, sizeof *o.requests);
+	o.requests = xcalloc((size_t)argc, sizeof *o.requests);
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
 	b.opt = &o;
 	b.undo_requests = json_array();

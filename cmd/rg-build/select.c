@@ -52,28 +52,28 @@ runs(const struct rgb *b, const struct res *r, const char *product)
 	return yes;
 }
 
-/* check_ids: every id names a resource, which runs product; mark it. */
+/* The resources an ids selector marks, which must run product. */
+struct id_marks {
+	struct rgb *b;
+	const char *product;
+	char *mark;
+};
+
+/* mark_id: the id names a resource, which runs product; mark it. */
 static int
-check_ids(struct rgb *b, struct access *a, const json_t *ids,
-    const char *product, char *mark)
+mark_id(struct access *a, const json_t *v, size_t i, void *ctx)
 {
-	json_t *v;
-	size_t i;
+	struct id_marks *m = ctx;
 	long r;
 
-	access_enter_key(a, "ids");
-	json_array_foreach(ids, i, v) {
-		access_enter_index(a, i);
-		if ((r = res_find(b, json_string_value(v))) < 0)
-			return access_fail(a, "no resource has id \"%s\"",
-			    json_string_value(v));
-		if (!runs(b, &b->res[r], product))
-			return access_fail(a, "\"%s\" does not run %s",
-			    json_string_value(v), product);
-		mark[r] = 1;
-		access_leave(a);
-	}
-	access_leave(a);
+	(void)i;
+	if ((r = res_find(m->b, json_string_value(v))) < 0)
+		return access_fail(a, "no resource has id \"%s\"",
+		    json_string_value(v));
+	if (!runs(m->b, &m->b->res[r], m->product))
+		return access_fail(a, "\"%s\" does not run %s",
+		    json_string_value(v), m->product);
+	m->mark[r] = 1;
 	return 0;
 }
 
@@ -86,10 +86,12 @@ select_targets(struct rgb *b, struct access *a, const json_t *spec,
 	json_t *kinds = json_object_get(sel, "kinds");
 	json_t *roles = json_object_get(sel, "roles");
 	char *mark = ids ? xcalloc(b->nres, 1) : NULL;
+	struct id_marks m = { b, product, mark };
 	size_t i;
 
 	access_enter_key(a, key);
-	if (ids != NULL && check_ids(b, a, ids, product, mark) < 0) {
+	if (ids != NULL && acc_each_element(a, sel, "ids", ACC_REQUIRED,
+	    mark_id, &m) < 0) {
 		free(mark);
 		return -1;
 	}

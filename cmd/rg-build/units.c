@@ -327,7 +327,7 @@ color_from(const struct digraph *g, size_t p, signed char *color,
 static char *
 deactivated_levels(const struct rgb *b)
 {
-	char *out = xcalloc(b->out.nlevels + 1, 1);
+	char *out = xcalloc(b->out.nlevels, 1);
 	size_t v, l;
 
 	for (v = 0; v < b->out.nv; v++)
@@ -376,7 +376,7 @@ static const char **
 smallest_members(const struct rgb *b, struct unionfind *all,
     const size_t *vertex_of)
 {
-	const char **best = xcalloc(b->out.nlevels + 1, sizeof *best);
+	const char **best = xcalloc(b->out.nlevels, sizeof *best);
 	size_t l, r;
 
 	for (l = 0; l < b->out.nlevels; l++) {
@@ -435,7 +435,7 @@ static void
 assign_units(struct rgb *b, struct unionfind *all, struct unionfind *block,
     const signed char *color)
 {
-	size_t *vertex_of = xcalloc(b->out.nlevels + 1, sizeof *vertex_of);
+	size_t *vertex_of = xcalloc(b->out.nlevels, sizeof *vertex_of);
 	size_t *unit_of_root = xmalloc((b->out.nlevels + 1) *
 	    sizeof *unit_of_root);
 	const char **smallest;
@@ -466,8 +466,8 @@ assign_units(struct rgb *b, struct unionfind *all, struct unionfind *block,
 void
 plan_units(struct rgb *b)
 {
-	struct pstate *cur = xcalloc(b->out.nv + 1, sizeof *cur);
-	struct pstate *tgt = xcalloc(b->out.nv + 1, sizeof *tgt);
+	struct pstate *cur = xcalloc(b->out.nv, sizeof *cur);
+	struct pstate *tgt = xcalloc(b->out.nv, sizeof *tgt);
 	signed char *color = xmalloc(b->out.nlevels + 1);
 	struct unionfind all, block;
 	size_t i;

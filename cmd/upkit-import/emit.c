@@ -21,7 +21,7 @@ json_t *
 sorted_keys(const json_t *obj)
 {
 	size_t n = json_object_size(obj), i = 0;
-	const char **keys = xcalloc(n + 1, sizeof *keys);
+	const char **keys = xcalloc(n, sizeof *keys);
 	const char *key;
 	json_t *v, *out = json_array();
 
@@ -94,25 +94,32 @@ each_site_host(struct build *b, const json_t *v, site_host_fn fn, void *ctx)
 	return 0;
 }
 
+/* The function each_site_list calls on a list's hosts, and its context. */
+struct site_list {
+	struct build *b;
+	site_host_fn fn;
+	void *ctx;
+};
+
+static int
+site_list_entry(struct access *a, const json_t *v, size_t i, void *ctx)
+{
+	struct site_list *l = ctx;
+
+	(void)a;
+	(void)i;
+	return each_site_host(l->b, v, l->fn, l->ctx);
+}
+
 /* each_site_list: each_site_host() on every entry of list key of obj. */
 static int
 each_site_list(struct build *b, const json_t *obj, const char *key,
     site_host_fn fn, void *ctx)
 {
-	const json_t *v;
-	size_t i;
+	struct site_list l = { b, fn, ctx };
 
-	access_enter_key(b->a, key);
-	if (acc_as_array(b->a, json_object_get(obj, key)) < 0)
-		return -1;
-	json_array_foreach(json_object_get(obj, key), i, v) {
-		access_enter_index(b->a, i);
-		if (each_site_host(b, v, fn, ctx) < 0)
-			return -1;
-		access_leave(b->a);
-	}
-	access_leave(b->a);
-	return 0;
+	return acc_each_element(b->a, obj, key, ACC_REQUIRED, site_list_entry,
+	    &l) < 0 ? -1 : 0;
 }
 
 /* storage_host: a host of a storage; a name no hypervisor has is a
@@ -146,22 +153,31 @@ mark_storage(struct build *b, const json_t *st)
 	return each_site_list(b, st, "hosts", storage_host, ids);
 }
 
+/* The function each_site_entry calls on the entries of a site list. */
+struct site_entry {
+	struct build *b;
+	int (*fn)(struct build *, const json_t *);
+};
+
+static int
+site_entry_at(struct access *a, const json_t *e, size_t i, void *ctx)
+{
+	struct site_entry *s = ctx;
+
+	(void)a;
+	(void)i;
+	return s->fn(s->b, e);
+}
+
+/* each_site_entry: fn on every entry of the site's optional list key. */
 static int
 each_site_entry(struct build *b, const char *key,
     int (*fn)(struct build *, const json_t *))
 {
-	const json_t *e;
-	size_t i;
+	struct site_entry s = { b, fn };
 
-	access_enter_key(b->a, key);
-	json_array_foreach(json_object_get(b->im->site, key), i, e) {
-		access_enter_index(b->a, i);
-		if (fn(b, e) < 0)
-			return -1;
-		access_leave(b->a);
-	}
-	access_leave(b->a);
-	return 0;
+	return acc_each_element(b->a, b->im->site, key, ACC_OPTIONAL,
+	    site_entry_at, &s) < 0 ? -1 : 0;
 }
 
 /* host_status: failed when the hypervisor is down, deactivated when

@@ -188,29 +188,31 @@ finish_tenant(struct build *b, const json_t *t)
 	    "vms", json_object_get(t, "vms"));
 }
 
+/* capacity_of: one host's capacity, kept under its id. */
+static int
+capacity_of(struct access *a, const char *name, const json_t *v, void *ctx)
+{
+	struct build *b = ctx;
+	const char *id;
+	json_int_t k;
+
+	if (acc_as_int(a, v, &k) < 0)
+		return -1;
+	if (k < 1)
+		return access_fail(a, "capacity below 1");
+	if ((id = host_id(b->im, name)) == NULL)
+		access_warn(a, "no hypervisor \"%s\"; ignored", name);
+	else
+		json_object_set(b->capacity, id, (json_t *)v);
+	return 0;
+}
+
 /* read_capacity: the site's capacity per host, by any of its names. */
 int
 read_capacity(struct build *b)
 {
-	json_t *caps = json_object_get(b->im->site, "capacity"), *v;
-	const char *name, *id;
-	json_int_t k;
-
-	access_enter_key(b->a, "capacity");
-	json_object_foreach(caps, name, v) {
-		access_enter_key(b->a, name);
-		if (acc_as_int(b->a, v, &k) < 0)
-			return -1;
-		if (k < 1)
-			return access_fail(b->a, "capacity below 1");
-		if ((id = host_id(b->im, name)) == NULL)
-			access_warn(b->a, "no hypervisor \"%s\"; ignored", name);
-		else
-			json_object_set(b->capacity, id, v);
-		access_leave(b->a);
-	}
-	access_leave(b->a);
-	return 0;
+	return acc_each_member(b->a, b->im->site, "capacity", ACC_OPTIONAL,
+	    capacity_of, b) < 0 ? -1 : 0;
 }
 
 /* check_capacity: no host runs more VMs than its slots. */

@@ -176,11 +176,11 @@ main(int argc, char **argv)
 
 	cli_init(argv);
 	memset(&im, 0, sizeof im);
-	im.files.shows = xcalloc((size_t)argc + 1, sizeof *im.files.shows);
-	im.files.groups = xcalloc((size_t)argc + 1, sizeof *im.files.groups);
-	im.files.aggregates = xcalloc((size_t)argc + 1,
+	im.files.shows = xcalloc((size_t)argc, sizeof *im.files.shows);
+	im.files.groups = xcalloc((size_t)argc, sizeof *im.files.groups);
+	im.files.aggregates = xcalloc((size_t)argc,
 	    sizeof *im.files.aggregates);
-	im.files.zones = xcalloc((size_t)argc + 1, sizeof *im.files.zones);
+	im.files.zones = xcalloc((size_t)argc, sizeof *im.files.zones);
 	argp_parse(&argp, argc, argv, 0, NULL, &im.files);
 	im.files.site = load_name(im.files.site);
 	im.hosts = json_object();

@@ -55,138 +55,141 @@ dot_requires(struct show *s, struct dot_walk *w, const json_t *group,
 	return 0;
 }
 
+/* One group's actions: their nodes and their total duration. */
+struct dot_node {
+	struct dot_walk *w;
+	const char *node;
+	json_int_t total;
+};
+
+static int
+dot_action(struct access *a, const json_t *act, size_t i, void *ctx)
+{
+	struct dot_node *n = ctx;
+	const char *aid;
+	json_int_t d;
+
+	(void)i;
+	if (acc_as_object(a, act) < 0 ||
+	    acc_get_string(a, act, "id", ACC_REQUIRED, &aid) < 0 ||
+	    acc_get_int_range(a, act, "duration", ACC_REQUIRED, 0,
+	    (json_int_t)1 << 40, &d) < 0)
+		return -1;
+	n->total += d;
+	json_object_set_new(n->w->node_of, aid, json_string(n->node));
+	return 0;
+}
+
 static int
 dot_group(struct show *s, struct dot_walk *w, const json_t *group,
     const char *node)
 {
+	struct dot_node n = { w, node, 0 };
 	const char *id;
-	json_t *acts, *act;
-	json_int_t d, total = 0;
-	size_t i;
+	size_t count;
 	char dur[40];
 
 	if (acc_as_object(s->a, group) < 0 ||
 	    acc_get_string(s->a, group, "id", ACC_REQUIRED, &id) < 0 ||
-	    acc_get_array(s->a, group, "actions", ACC_REQUIRED, &acts) < 0)
+	    acc_each_element(s->a, group, "actions", ACC_REQUIRED, dot_action,
+	    &n) < 0)
 		return -1;
-	access_enter_key(s->a, "actions");
-	json_array_foreach(acts, i, act) {
-		const char *aid;
-
-		access_enter_index(s->a, i);
-		if (acc_as_object(s->a, act) < 0 ||
-		    acc_get_string(s->a, act, "id", ACC_REQUIRED, &aid) < 0 ||
-		    acc_get_int_range(s->a, act, "duration", ACC_REQUIRED, 0,
-		    (json_int_t)1 << 40, &d) < 0)
-			return -1;
-		total += d;
-		json_object_set_new(w->node_of, aid, json_string(node));
-		access_leave(s->a);
-	}
-	access_leave(s->a);
+	count = json_array_size(json_object_get(group, "actions"));
 	fprintf(s->out, "    %s [label=\"", node);
 	dot_string(s->out, id);
-	fprintf(s->out, "\\n%zu action%s, %s\"];\n", json_array_size(acts),
-	    json_array_size(acts) == 1 ? "" : "s",
-	    seconds_text(total, dur, sizeof dur));
+	fprintf(s->out, "\\n%zu action%s, %s\"];\n", count,
+	    count == 1 ? "" : "s", seconds_text(n.total, dur, sizeof dur));
 	return 0;
+}
+
+/* One stage's groups: node "n<stage>_<group>" each, edges second. */
+struct dot_stage {
+	struct show *s;
+	struct dot_walk *w;
+	size_t no;
+	char first[64];
+	int edges;	/* the pass that draws the requires */
+};
+
+static int
+dot_group_at(struct access *a, const json_t *group, size_t i, void *ctx)
+{
+	struct dot_stage *st = ctx;
+	char node[64];
+
+	(void)a;
+	snprintf(node, sizeof node, "n%zu_%zu", st->no, i);
+	if (st->edges)
+		return dot_requires(st->s, st->w, group, node);
+	if (i == 0)
+		snprintf(st->first, sizeof st->first, "%s", node);
+	return dot_group(st->s, st->w, group, node);
 }
 
 static int
 dot_stage(struct show *s, struct dot_walk *w, const char *sched_id,
     const json_t *stage)
 {
+	struct dot_stage st = { s, w, w->stage_no++, "", 0 };
 	const char *id;
-	json_t *groups, *group;
-	char node[64], first[64] = "";
-	size_t i, no = w->stage_no++;
 
 	if (acc_as_object(s->a, stage) < 0 ||
-	    acc_get_string(s->a, stage, "id", ACC_REQUIRED, &id) < 0 ||
-	    acc_get_array(s->a, stage, "groups", ACC_REQUIRED, &groups) < 0)
+	    acc_get_string(s->a, stage, "id", ACC_REQUIRED, &id) < 0)
 		return -1;
-	fprintf(s->out, "  subgraph cluster_%zu {\n    label=\"", no);
+	fprintf(s->out, "  subgraph cluster_%zu {\n    label=\"", st.no);
 	dot_string(s->out, sched_id);
 	fputs(": ", s->out);
 	dot_string(s->out, id);
 	fputs("\";\n", s->out);
-	access_enter_key(s->a, "groups");
-	json_array_foreach(groups, i, group) {
-		snprintf(node, sizeof node, "n%zu_%zu", no, i);
-		if (i == 0)
-			snprintf(first, sizeof first, "%s", node);
-		access_enter_index(s->a, i);
-		if (dot_group(s, w, group, node) < 0)
-			return -1;
-		access_leave(s->a);
-	}
+	if (acc_each_element(s->a, stage, "groups", ACC_REQUIRED, dot_group_at,
+	    &st) < 0)
+		return -1;
 	fputs("  }\n", s->out);
-	json_array_foreach(groups, i, group) {
-		snprintf(node, sizeof node, "n%zu_%zu", no, i);
-		access_enter_index(s->a, i);
-		if (dot_requires(s, w, group, node) < 0)
-			return -1;
-		access_leave(s->a);
-	}
-	access_leave(s->a);
-	if (w->prev_first[0] != '\0' && first[0] != '\0')
+	st.edges = 1;
+	if (acc_each_element(s->a, stage, "groups", ACC_REQUIRED, dot_group_at,
+	    &st) < 0)
+		return -1;
+	if (w->prev_first[0] != '\0' && st.first[0] != '\0')
 		fprintf(s->out, "  %s -> %s [style=invis];\n", w->prev_first,
-		    first);
-	if (first[0] != '\0')
-		snprintf(w->prev_first, sizeof w->prev_first, "%s", first);
+		    st.first);
+	if (st.first[0] != '\0')
+		snprintf(w->prev_first, sizeof w->prev_first, "%s", st.first);
 	return 0;
+}
+
+/* One schedule's stages, with the schedule's id for their labels. */
+struct dot_schedule {
+	struct show *s;
+	struct dot_walk *w;
+	const char *id;
+};
+
+static int
+dot_stage_at(struct access *a, const json_t *stage, size_t i, void *ctx)
+{
+	struct dot_schedule *d = ctx;
+
+	(void)a;
+	(void)i;
+	return dot_stage(d->s, d->w, d->id, stage);
 }
 
 static int
 dot_schedule(struct show *s, struct dot_walk *w, const json_t *sched)
 {
-	const char *id;
-	json_t *stages, *stage;
-	size_t i;
+	struct dot_schedule d = { s, w, NULL };
 
 	if (acc_as_object(s->a, sched) < 0 ||
-	    acc_get_string(s->a, sched, "id", ACC_REQUIRED, &id) < 0 ||
-	    acc_get_array(s->a, sched, "stages", ACC_REQUIRED, &stages) < 0)
+	    acc_get_string(s->a, sched, "id", ACC_REQUIRED, &d.id) < 0)
 		return -1;
-	access_enter_key(s->a, "stages");
-	json_array_foreach(stages, i, stage) {
-		access_enter_index(s->a, i);
-		if (dot_stage(s, w, id, stage) < 0)
-			return -1;
-		access_leave(s->a);
-	}
-	access_leave(s->a);
-	return 0;
+	return acc_each_element(s->a, sched, "stages", ACC_REQUIRED,
+	    dot_stage_at, &d) < 0 ? -1 : 0;
 }
 
 static int
-dot_sub_iterations(struct show *s, struct dot_walk *w)
+dot_sub_schedule(struct show *s, const json_t *sched, void *ctx)
 {
-	json_t *subs = NULL, *sub, *sched;
-	size_t i;
-
-	if (s->migrations == NULL)
-		return 0;
-	access_enter_key(s->a, "migrations");
-	if (acc_get_array(s->a, s->migrations, "sub_iterations", ACC_OPTIONAL,
-	    &subs) < 0)
-		return -1;
-	access_enter_key(s->a, "sub_iterations");
-	json_array_foreach(subs, i, sub) {
-		access_enter_index(s->a, i);
-		if (acc_as_object(s->a, sub) < 0 ||
-		    acc_get_object(s->a, sub, "schedule", ACC_REQUIRED,
-		    &sched) < 0)
-			return -1;
-		access_enter_key(s->a, "schedule");
-		if (dot_schedule(s, w, sched) < 0)
-			return -1;
-		access_leave(s->a);
-		access_leave(s->a);
-	}
-	access_leave(s->a);
-	access_leave(s->a);
-	return 0;
+	return dot_schedule(s, ctx, sched);
 }
 
 int
@@ -203,7 +206,7 @@ show_dot(struct show *s)
 	if (dot_schedule(s, &w, s->schedule) < 0)
 		goto out;
 	access_leave(s->a);
-	if (dot_sub_iterations(s, &w) < 0)
+	if (each_sub_schedule(s, dot_sub_schedule, &w) < 0)
 		goto out;
 	fputs("}\n", s->out);
 	r = 0;

@@ -37,6 +37,12 @@ int show_text(struct show *s);
 int show_schedule(struct show *s, const json_t *sched, const char *title);
 /* schedule_seconds: the schedule's length if every action succeeds. */
 int schedule_seconds(struct show *s, const json_t *sched, json_int_t *out);
+/*
+ * each_sub_schedule: fn on the schedule of each sub-iteration of step 4
+ * (none when there is no migrations section), the path at it.
+ */
+typedef int (*sched_fn)(struct show *s, const json_t *sched, void *ctx);
+int each_sub_schedule(struct show *s, sched_fn fn, void *ctx);
 
 /* waits.c: the groups left out of the batch, grouped by rule. */
 int show_waits(struct show *s);

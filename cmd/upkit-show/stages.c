@@ -38,29 +38,27 @@ stage_words(const char *id, const char *phase, size_t n, char *buf, size_t size)
 		snprintf(buf, size, "%zu group%s", n, plural);
 }
 
+static int
+add_duration(struct access *a, const json_t *act, size_t i, void *ctx)
+{
+	json_int_t *total = ctx, d;
+
+	(void)i;
+	if (acc_as_object(a, act) < 0 ||
+	    acc_get_int_range(a, act, "duration", ACC_REQUIRED, 0,
+	    (json_int_t)1 << 40, &d) < 0)
+		return -1;
+	*total += d;
+	return 0;
+}
+
 /* group_seconds: the sum of the durations of a group's actions. */
 static int
 group_seconds(struct show *s, const json_t *group, json_int_t *out)
 {
-	json_t *acts, *act;
-	json_int_t d;
-	size_t i;
-
 	*out = 0;
-	if (acc_get_array(s->a, group, "actions", ACC_REQUIRED, &acts) < 0)
-		return -1;
-	access_enter_key(s->a, "actions");
-	json_array_foreach(acts, i, act) {
-		access_enter_index(s->a, i);
-		if (acc_as_object(s->a, act) < 0 ||
-		    acc_get_int_range(s->a, act, "duration", ACC_REQUIRED, 0,
-		    (json_int_t)1 << 40, &d) < 0)
-			return -1;
-		*out += d;
-		access_leave(s->a);
-	}
-	access_leave(s->a);
-	return 0;
+	return acc_each_element(s->a, group, "actions", ACC_REQUIRED,
+	    add_duration, out) < 0 ? -1 : 0;
 }
 
 /* stage_seconds: groups in order, each on the first free of c slots. */
@@ -109,35 +107,101 @@ read_stage(struct show *s, const json_t *stage, json_int_t c,
 	return 0;
 }
 
+/* read_stage_seconds: a stage and its length. */
+static int
+read_stage_seconds(struct show *s, const json_t *stage, json_int_t c,
+    struct stage_view *v, json_int_t *secs)
+{
+	int r;
+
+	if (read_stage(s, stage, c, v) < 0)
+		return -1;
+	access_enter_key(s->a, "groups");
+	r = stage_seconds(s, v->groups, v->concurrency, secs);
+	access_leave(s->a);
+	return r;
+}
+
+/* The walk over a schedule's stages. */
+struct sched_walk {
+	struct show *s;
+	const char *id;
+	size_t count;		/* stages */
+	json_int_t c;		/* the schedule's concurrency */
+	json_int_t secs;	/* the length so far */
+	json_t *said;		/* group id -> true once its safety is said */
+};
+
+static int
+add_stage_seconds(struct access *a, const json_t *stage, size_t i, void *ctx)
+{
+	struct sched_walk *w = ctx;
+	struct stage_view v;
+	json_int_t t;
+
+	(void)a;
+	(void)i;
+	if (read_stage_seconds(w->s, stage, w->c, &v, &t) < 0)
+		return -1;
+	w->secs += t;
+	return 0;
+}
+
 /* schedule_seconds: the schedule's length if every action succeeds. */
 int
 schedule_seconds(struct show *s, const json_t *sched, json_int_t *out)
 {
-	json_t *stages, *stage;
-	json_int_t c = 0, t;
-	size_t i;
+	struct sched_walk w = { s, NULL, 0, 0, 0, NULL };
+	int r;
 
 	*out = 0;
 	if (acc_as_object(s->a, sched) < 0 ||
-	    acc_get_int(s->a, sched, "concurrency", ACC_OPTIONAL, &c) < 0 ||
-	    acc_get_array(s->a, sched, "stages", ACC_REQUIRED, &stages) < 0)
+	    acc_get_int(s->a, sched, "concurrency", ACC_OPTIONAL, &w.c) < 0)
 		return -1;
-	access_enter_key(s->a, "stages");
-	json_array_foreach(stages, i, stage) {
-		struct stage_view v;
+	r = acc_each_element(s->a, sched, "stages", ACC_REQUIRED,
+	    add_stage_seconds, &w);
+	*out = w.secs;
+	return r < 0 ? -1 : 0;
+}
 
-		access_enter_index(s->a, i);
-		if (read_stage(s, stage, c, &v) < 0)
-			return -1;
-		access_enter_key(s->a, "groups");
-		if (stage_seconds(s, v.groups, v.concurrency, &t) < 0)
-			return -1;
-		*out += t;
-		access_leave(s->a);
-		access_leave(s->a);
-	}
+/* The function each_sub_schedule calls, and its context. */
+struct sub_walk {
+	struct show *s;
+	sched_fn fn;
+	void *ctx;
+};
+
+static int
+sub_schedule(struct access *a, const json_t *sub, size_t i, void *ctx)
+{
+	struct sub_walk *w = ctx;
+	json_t *sched;
+	int r;
+
+	(void)i;
+	if (acc_as_object(a, sub) < 0 ||
+	    acc_get_object(a, sub, "schedule", ACC_REQUIRED, &sched) < 0)
+		return -1;
+	access_enter_key(a, "schedule");
+	r = w->fn(w->s, sched, w->ctx);
+	access_leave(a);
+	return r;
+}
+
+/* each_sub_schedule: fn on each sub-iteration's schedule, in order. */
+int
+each_sub_schedule(struct show *s, sched_fn fn, void *ctx)
+{
+	struct sub_walk w = { s, fn, ctx };
+	int r;
+
+	if (s->migrations == NULL)
+		return 0;
+	access_enter_key(s->a, "migrations");
+	r = acc_each_element(s->a, s->migrations, "sub_iterations",
+	    ACC_OPTIONAL, sub_schedule, &w);
 	access_leave(s->a);
-	return 0;
+	return r < 0 ? -1 : 0;
 }
 
 /* final_entry: the batch's final entry of group id, or NULL. */
@@ -195,41 +259,50 @@ names_itself(const json_t *group, const char *id)
 	    strcmp(res, id) == 0;
 }
 
+/* One group's actions in words, "; " between them. */
+struct say_actions {
+	struct show *s;
+	FILE *fp;
+};
+
+static int
+describe_at(struct access *a, const json_t *act, size_t i, void *ctx)
+{
+	struct say_actions *sa = ctx;
+
+	(void)a;
+	fputs(i > 0 ? "; " : "", sa->fp);
+	return describe_action(sa->s, act, sa->fp);
+}
+
 /* say_group: one numbered operation. */
 static int
 say_group(struct show *s, const json_t *group, json_t *said)
 {
 	const char *id;
-	json_t *acts, *act, *req = NULL;
+	json_t *req = NULL;
 	json_int_t secs;
 	char *buf = NULL, dur[40];
-	size_t size = 0, i;
-	FILE *fp;
+	size_t size = 0;
+	struct say_actions sa = { s, NULL };
 
 	if (acc_as_object(s->a, group) < 0 ||
 	    acc_get_string(s->a, group, "id", ACC_REQUIRED, &id) < 0 ||
 	    acc_get_array(s->a, group, "requires", ACC_OPTIONAL, &req) < 0 ||
 	    group_seconds(s, group, &secs) < 0)
 		return -1;
-	acts = json_object_get(group, "actions");
-	fp = open_memstream(&buf, &size);
-	fprintf(fp, "%3ld. ", s->number++);
+	sa.fp = open_memstream(&buf, &size);
+	fprintf(sa.fp, "%3ld. ", s->number++);
 	if (!names_itself(group, id))
-		fprintf(fp, "%s: ", id);
-	access_enter_key(s->a, "actions");
-	json_array_foreach(acts, i, act) {
-		access_enter_index(s->a, i);
-		fputs(i > 0 ? "; " : "", fp);
-		if (describe_action(s, act, fp) < 0) {
-			fclose(fp);
-			free(buf);
-			return -1;
-		}
-		access_leave(s->a);
+		fprintf(sa.fp, "%s: ", id);
+	if (acc_each_element(s->a, group, "actions", ACC_REQUIRED, describe_at,
+	    &sa) < 0) {
+		fclose(sa.fp);
+		free(buf);
+		return -1;
 	}
-	access_leave(s->a);
-	fprintf(fp, " (%s)", seconds_text(secs, dur, sizeof dur));
-	fclose(fp);
+	fprintf(sa.fp, " (%s)", seconds_text(secs, dur, sizeof dur));
+	fclose(sa.fp);
 	say(s, 2, 7, "%s", buf);
 	free(buf);
 	if (json_array_size(req) > 0)
@@ -240,64 +313,57 @@ say_group(struct show *s, const json_t *group, json_t *said)
 }
 
 static int
-say_stage(struct show *s, const char *sched_id, size_t index, size_t count,
-    const struct stage_view *v, json_t *said)
+say_group_at(struct access *a, const json_t *group, size_t i, void *ctx)
 {
-	const json_t *group;
+	struct sched_walk *w = ctx;
+
+	(void)a;
+	(void)i;
+	return say_group(w->s, group, w->said);
+}
+
+/* say_stage: the stage's line, then its groups' operations. */
+static int
+say_stage(struct access *a, const json_t *stage, size_t i, void *ctx)
+{
+	struct sched_walk *w = ctx;
+	struct stage_view v;
 	json_int_t secs;
-	size_t i, n = json_array_size(v->groups);
 	char dur[40], words[80];
 
-	if (stage_seconds(s, v->groups, v->concurrency, &secs) < 0)
+	if (read_stage_seconds(w->s, stage, w->c, &v, &secs) < 0)
 		return -1;
-	stage_words(v->id, v->phase, n, words, sizeof words);
-	say(s, 0, 2, "%s stage %zu/%zu, %s: %s, %lld at a time, %s",
-	    sched_id, index + 1, count, v->id, words,
-	    (long long)v->concurrency, seconds_text(secs, dur, sizeof dur));
-	json_array_foreach(v->groups, i, group) {
-		access_enter_index(s->a, i);
-		if (say_group(s, group, said) < 0)
-			return -1;
-		access_leave(s->a);
-	}
-	return 0;
+	stage_words(v.id, v.phase, json_array_size(v.groups), words,
+	    sizeof words);
+	say(w->s, 0, 2, "%s stage %zu/%zu, %s: %s, %lld at a time, %s",
+	    w->id, i + 1, w->count, v.id, words,
+	    (long long)v.concurrency, seconds_text(secs, dur, sizeof dur));
+	return acc_each_element(a, stage, "groups", ACC_REQUIRED, say_group_at,
+	    w);
 }
 
 /* show_schedule: sched's stages as numbered operations. */
 int
 show_schedule(struct show *s, const json_t *sched, const char *title)
 {
-	json_t *stages, *stage, *said = json_object();
-	const char *id = "?";
-	json_int_t c = 0;
-	size_t i;
+	struct sched_walk w = { s, "?", 0, 0, 0, json_object() };
+	json_t *stages;
 	int r = -1;
 
 	if (acc_as_object(s->a, sched) < 0 ||
-	    acc_get_string(s->a, sched, "id", ACC_REQUIRED, &id) < 0 ||
-	    acc_get_int(s->a, sched, "concurrency", ACC_OPTIONAL, &c) < 0 ||
+	    acc_get_string(s->a, sched, "id", ACC_REQUIRED, &w.id) < 0 ||
+	    acc_get_int(s->a, sched, "concurrency", ACC_OPTIONAL, &w.c) < 0 ||
 	    acc_get_array(s->a, sched, "stages", ACC_REQUIRED, &stages) < 0)
 		goto out;
 	if (title != NULL)
 		say(s, 0, 2, "%s", title);
-	if (json_array_size(stages) == 0)
-		say(s, 0, 2, "%s: nothing to run", id);
-	access_enter_key(s->a, "stages");
-	json_array_foreach(stages, i, stage) {
-		struct stage_view v;
-
-		access_enter_index(s->a, i);
-		if (read_stage(s, stage, c, &v) < 0)
-			goto out;
-		access_enter_key(s->a, "groups");
-		if (say_stage(s, id, i, json_array_size(stages), &v, said) < 0)
-			goto out;
-		access_leave(s->a);
-		access_leave(s->a);
-	}
-	access_leave(s->a);
-	r = 0;
+	w.count = json_array_size(stages);
+	if (w.count == 0)
+		say(s, 0, 2, "%s: nothing to run", w.id);
+	if (acc_each_element(s->a, sched, "stages", ACC_REQUIRED, say_stage,
+	    &w) == 0)
+		r = 0;
 out:
-	json_decref(said);
+	json_decref(w.said);
 	return r;
 }

@@ -59,19 +59,14 @@ say_consolidation(struct show *s)
 		    json_array_size(json_object_get(c, "freed")) == 1 ? "" : "s");
 }
 
-/* sub_seconds: the length of sub-iteration sub's schedule. */
 static int
-sub_seconds(struct show *s, const json_t *sub, json_int_t *out)
+add_sub_seconds(struct show *s, const json_t *sched, void *ctx)
 {
-	json_t *sched;
+	json_int_t *total = ctx, t;
 
-	if (acc_as_object(s->a, sub) < 0 ||
-	    acc_get_object(s->a, sub, "schedule", ACC_REQUIRED, &sched) < 0)
+	if (schedule_seconds(s, sched, &t) < 0)
 		return -1;
-	access_enter_key(s->a, "schedule");
-	if (schedule_seconds(s, sched, out) < 0)
-		return -1;
-	access_leave(s->a);
+	*total += t;
 	return 0;
 }
 
@@ -79,31 +74,11 @@ sub_seconds(struct show *s, const json_t *sub, json_int_t *out)
 static int
 total_seconds(struct show *s, json_int_t *out)
 {
-	json_t *subs = NULL, *sub;
-	json_int_t t;
-	size_t i;
-
 	access_enter_key(s->a, "schedule");
 	if (schedule_seconds(s, s->schedule, out) < 0)
 		return -1;
 	access_leave(s->a);
-	if (s->migrations == NULL)
-		return 0;
-	access_enter_key(s->a, "migrations");
-	if (acc_get_array(s->a, s->migrations, "sub_iterations", ACC_OPTIONAL,
-	    &subs) < 0)
-		return -1;
-	access_enter_key(s->a, "sub_iterations");
-	json_array_foreach(subs, i, sub) {
-		access_enter_index(s->a, i);
-		if (sub_seconds(s, sub, &t) < 0)
-			return -1;
-		*out += t;
-		access_leave(s->a);
-	}
-	access_leave(s->a);
-	access_leave(s->a);
-	return 0;
+	return each_sub_schedule(s, add_sub_seconds, out);
 }
 
 static int
@@ -138,26 +113,28 @@ say_header(struct show *s, const char *status)
 }
 
 static int
-say_sub_iteration(struct show *s, const json_t *sub)
+say_sub_iteration(struct access *a, const json_t *sub, size_t i, void *ctx)
 {
+	struct show *s = ctx;
 	json_int_t index = 0, w = 0, budget = 0;
 	json_t *sched;
 	char title[160];
 
-	if (acc_as_object(s->a, sub) < 0 ||
-	    acc_get_int(s->a, sub, "index", ACC_REQUIRED, &index) < 0 ||
-	    acc_get_int(s->a, sub, "W", ACC_REQUIRED, &w) < 0 ||
-	    acc_get_int(s->a, sub, "budget", ACC_OPTIONAL, &budget) < 0 ||
-	    acc_get_object(s->a, sub, "schedule", ACC_REQUIRED, &sched) < 0)
+	(void)i;
+	if (acc_as_object(a, sub) < 0 ||
+	    acc_get_int(a, sub, "index", ACC_REQUIRED, &index) < 0 ||
+	    acc_get_int(a, sub, "W", ACC_REQUIRED, &w) < 0 ||
+	    acc_get_int(a, sub, "budget", ACC_OPTIONAL, &budget) < 0 ||
+	    acc_get_object(a, sub, "schedule", ACC_REQUIRED, &sched) < 0)
 		return -1;
 	snprintf(title, sizeof title, "Sub-iteration %lld: %lld VM%s of the "
 	    "%lld V_i still allows, one per anti-affinity group at a time",
 	    (long long)index, (long long)w, w == 1 ? "" : "s",
 	    (long long)budget);
-	access_enter_key(s->a, "schedule");
+	access_enter_key(a, "schedule");
 	if (show_schedule(s, sched, title) < 0)
 		return -1;
-	access_leave(s->a);
+	access_leave(a);
 	return 0;
 }
 
@@ -180,8 +157,8 @@ static int
 say_step4(struct show *s)
 {
 	const char *status = "?", *note = NULL;
-	json_t *subs = NULL, *sub;
-	size_t i;
+	json_t *subs = NULL;
+	int r;
 
 	if (s->migrations == NULL)
 		return 0;
@@ -196,16 +173,10 @@ say_step4(struct show *s)
 	say(s, 0, 2, "Step 4, VMs to the new partition: %s%s%s%s",
 	    strcmp(status, "suspended") == 0 ? "SUSPENDED" : status,
 	    note ? ": " : "", note ? note : "", v_i_text(s->migrations));
-	access_enter_key(s->a, "sub_iterations");
-	json_array_foreach(subs, i, sub) {
-		access_enter_index(s->a, i);
-		if (say_sub_iteration(s, sub) < 0)
-			return -1;
-		access_leave(s->a);
-	}
+	r = acc_each_element(s->a, s->migrations, "sub_iterations",
+	    ACC_OPTIONAL, say_sub_iteration, s);
 	access_leave(s->a);
-	access_leave(s->a);
-	return 0;
+	return r < 0 ? -1 : 0;
 }
 
 /* say_result: the actuator's report of this iteration, in counts. */

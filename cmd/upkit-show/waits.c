@@ -41,36 +41,34 @@ rule_words(const char *rule)
 	return "see batch-select(1)";
 }
 
+/* add_eliminated: an entry into its rule's bucket, by_rule (ctx). */
+static int
+add_eliminated(struct access *a, const json_t *e, size_t i, void *ctx)
+{
+	json_t *by_rule = ctx, *bucket;
+	const char *group, *rule, *reason;
+
+	(void)i;
+	if (acc_as_object(a, e) < 0 ||
+	    acc_get_string(a, e, "group", ACC_REQUIRED, &group) < 0 ||
+	    acc_get_string(a, e, "rule", ACC_REQUIRED, &rule) < 0 ||
+	    acc_get_string(a, e, "reason", ACC_REQUIRED, &reason) < 0)
+		return -1;
+	if ((bucket = json_object_get(by_rule, rule)) == NULL) {
+		bucket = json_pack("{s:s,s:[]}", "reason", reason, "groups");
+		json_object_set_new(by_rule, rule, bucket);
+	}
+	json_array_append_new(json_object_get(bucket, "groups"),
+	    json_string(group));
+	return 0;
+}
+
 /* read_eliminated: group the entries by rule, in first-seen order. */
 static int
 read_eliminated(struct show *s, json_t *by_rule)
 {
-	json_t *list, *e, *bucket;
-	const char *group, *rule, *reason;
-	size_t i;
-
-	if (acc_get_array(s->a, s->batch, "eliminated", ACC_OPTIONAL,
-	    &list) < 0)
-		return -1;
-	access_enter_key(s->a, "eliminated");
-	json_array_foreach(list, i, e) {
-		access_enter_index(s->a, i);
-		if (acc_as_object(s->a, e) < 0 ||
-		    acc_get_string(s->a, e, "group", ACC_REQUIRED, &group) < 0 ||
-		    acc_get_string(s->a, e, "rule", ACC_REQUIRED, &rule) < 0 ||
-		    acc_get_string(s->a, e, "reason", ACC_REQUIRED, &reason) < 0)
-			return -1;
-		if ((bucket = json_object_get(by_rule, rule)) == NULL) {
-			bucket = json_pack("{s:s,s:[]}", "reason", reason,
-			    "groups");
-			json_object_set_new(by_rule, rule, bucket);
-		}
-		json_array_append_new(json_object_get(bucket, "groups"),
-		    json_string(group));
-		access_leave(s->a);
-	}
-	access_leave(s->a);
-	return 0;
+	return acc_each_element(s->a, s->batch, "eliminated", ACC_OPTIONAL,
+	    add_eliminated, by_rule) < 0 ? -1 : 0;
 }
 
 /* noun: "compute hosts" when every group is one, else "groups". */

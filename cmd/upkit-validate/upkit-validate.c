@@ -145,7 +145,7 @@ main(int argc, char **argv)
 	size_t i;
 
 	cli_init(argv);
-	o.files = xcalloc((size_t)argc + 1, sizeof *o.files);
+	o.files = xcalloc((size_t)argc, sizeof *o.files);
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
 	for (i = 0; i < o.nfiles; i++)
 		if ((s = validate(&o, o.files[i])) != EXIT_OK && status == EXIT_OK)

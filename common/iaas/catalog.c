@@ -10,6 +10,20 @@
 const char *const cat_action_names[] = { "install", "remove", "create",
 	"delete", "activate", "deactivate", "migrate", NULL };
 
+/* whole_resource: "{resource}" is an argument, not part of one. */
+static int
+whole_resource(struct access *a, const json_t *v, size_t i, void *ctx)
+{
+	const char *s = json_string_value(v);
+
+	(void)i;
+	(void)ctx;
+	if (strstr(s, "{resource}") != NULL && strcmp(s, "{resource}") != 0)
+		return access_fail(a, "\"{resource}\" must be a whole argument, "
+		    "not part of \"%s\"", s);
+	return 0;
+}
+
 /*
  * load_argv: an argument vector.  "{resource}" must be a whole element:
  * it is replaced by one argument, never spliced into another, so that
@@ -18,26 +32,12 @@ const char *const cat_action_names[] = { "install", "remove", "create",
 static int
 load_argv(struct access *a, const json_t *obj, json_t **out)
 {
-	json_t *v;
-	size_t i;
-
 	if (acc_get_string_array(a, obj, "argv", ACC_REQUIRED, out) < 0)
 		return -1;
 	if (json_array_size(*out) == 0)
 		return access_fail_at(a, "argv", "empty argument vector");
-	json_array_foreach(*out, i, v) {
-		const char *s = json_string_value(v);
-
-		if (strstr(s, "{resource}") != NULL &&
-		    strcmp(s, "{resource}") != 0) {
-			access_enter_key(a, "argv");
-			access_enter_index(a, i);
-			access_fail(a, "\"{resource}\" must be a whole argument, "
-			    "not part of \"%s\"", s);
-			return -1;
-		}
-	}
-	return 0;
+	return acc_each_element(a, obj, "argv", ACC_REQUIRED, whole_resource,
+	    NULL) < 0 ? -1 : 0;
 }
 
 static int
@@ -74,10 +74,12 @@ load_actions(struct access *a, const json_t *obj, struct cat_product *p)
 	return 0;
 }
 
+/* load_require: requirement i of product ctx. */
 static int
-load_require(struct access *a, const json_t *obj, struct cat_require *q)
+load_require(struct access *a, const json_t *obj, size_t i, void *ctx)
 {
 	static const char *const known[] = { "product", "on", "version", NULL };
+	struct cat_require *q = &((struct cat_product *)ctx)->requires[i];
 	int on;
 
 	if (acc_as_object(a, obj) < 0 || acc_check_keys(a, obj, known) < 0 ||
@@ -90,11 +92,13 @@ load_require(struct access *a, const json_t *obj, struct cat_require *q)
 	return 0;
 }
 
+/* load_compat: compatibility i of product ctx. */
 static int
-load_compat(struct access *a, const json_t *obj, struct cat_compat *q)
+load_compat(struct access *a, const json_t *obj, size_t i, void *ctx)
 {
 	static const char *const known[] = { "product", "versions", "along",
 		NULL };
+	struct cat_compat *q = &((struct cat_product *)ctx)->compat[i];
 
 	if (acc_as_object(a, obj) < 0 || acc_check_keys(a, obj, known) < 0 ||
 	    acc_get_string(a, obj, "product", ACC_REQUIRED, &q->product) < 0 ||
@@ -109,27 +113,23 @@ load_compat(struct access *a, const json_t *obj, struct cat_compat *q)
 	return 0;
 }
 
-/* LOAD_LIST: read array key of obj into p->field with loader. */
-#define LOAD_LIST(a, obj, key, p, field, count, loader)			\
-	do {								\
-		json_t *list_, *v_;					\
-		size_t i_;						\
-		int r_ = acc_get_array(a, obj, key, ACC_OPTIONAL, &list_); \
-		if (r_ < 0)						\
-			return -1;					\
-		if (r_ == 1)						\
-			break;						\
-		(p)->count = json_array_size(list_);			\
-		(p)->field = xcalloc((p)->count, sizeof *(p)->field);	\
-		access_enter_key(a, key);				\
-		json_array_foreach(list_, i_, v_) {			\
-			access_enter_index(a, i_);			\
-			if (loader(a, v_, &(p)->field[i_]) < 0)		\
-				return -1;				\
-			access_leave(a);				\
-		}							\
-		access_leave(a);					\
-	} while (0)
+/*
+ * load_lists: the optional requires and compatible arrays, each into
+ * an array of its size (a member that is no array fails when read).
+ */
+static int
+load_lists(struct access *a, const json_t *obj, struct cat_product *p)
+{
+	p->nrequires = json_array_size(json_object_get(obj, "requires"));
+	p->requires = xcalloc(p->nrequires, sizeof *p->requires);
+	if (acc_each_element(a, obj, "requires", ACC_OPTIONAL, load_require,
+	    p) < 0)
+		return -1;
+	p->ncompat = json_array_size(json_object_get(obj, "compatible"));
+	p->compat = xcalloc(p->ncompat, sizeof *p->compat);
+	return acc_each_element(a, obj, "compatible", ACC_OPTIONAL,
+	    load_compat, p) < 0 ? -1 : 0;
+}
 
 static int
 load_sizes(struct access *a, const json_t *obj, struct cat_product *p)
@@ -166,9 +166,7 @@ load_product(struct access *a, const json_t *obj, struct cat_product *p)
 	if (*p->name == '\0' || strchr(p->name, '@') != NULL)
 		return access_fail_at(a, "name", "product name \"%s\" is empty "
 		    "or holds '@'", p->name);
-	LOAD_LIST(a, obj, "requires", p, requires, nrequires, load_require);
-	LOAD_LIST(a, obj, "compatible", p, compat, ncompat, load_compat);
-	return 0;
+	return load_lists(a, obj, p);
 }
 
 static char *

@@ -62,7 +62,7 @@ load_group(struct access *a, const json_t *v, size_t i, void *p)
 	g->mod = (enum modification)mod;
 	g->deactivated = status == 1;
 	/* counted before its members load, so cgraph_free frees them */
-	g->members = xcalloc(json_array_size(members) + 1, sizeof *g->members);
+	g->members = xcalloc(json_array_size(members), sizeof *g->members);
 	c->cg->ngroups++;
 	if (acc_each_element(a, v, "members", ACC_REQUIRED, load_member, c) < 0)
 		return -1;
@@ -139,8 +139,8 @@ cgraph_load(struct access *a, const json_t *section, const struct rgraph *rg,
 		    "(run cg-coarsen again)", iteration, rg->iteration);
 		goto out;
 	}
-	cg->groups = xcalloc(json_array_size(groups) + 1, sizeof *cg->groups);
-	cg->edges = xcalloc(json_array_size(edges) + 1, sizeof *cg->edges);
+	cg->groups = xcalloc(json_array_size(groups), sizeof *cg->groups);
+	cg->edges = xcalloc(json_array_size(edges), sizeof *cg->edges);
 	cg->group_of = xmalloc((rg->nv + 1) * sizeof *cg->group_of);
 	memset(cg->group_of, 0xff, (rg->nv + 1) * sizeof *cg->group_of);
 	if (acc_each_element(a, section, "groups", ACC_REQUIRED, load_group,

@@ -19,8 +19,8 @@ index_first_levels(struct report *r)
 	for (i = 0; g != NULL && i < g->nv; i++)
 		if (g->v[i].nlevels > 0)
 			n += g->levels[g->v[i].first_level].count;
-	r->rg_vertex = xcalloc(n + 1, sizeof *r->rg_vertex);
-	r->rg_action = xcalloc(n + 1, sizeof *r->rg_action);
+	r->rg_vertex = xcalloc(n, sizeof *r->rg_vertex);
+	r->rg_action = xcalloc(n, sizeof *r->rg_action);
 	for (i = 0; g != NULL && i < g->nv; i++) {
 		const struct rg_level *lv;
 
@@ -251,7 +251,7 @@ static json_t *
 sorted(const json_t *list)
 {
 	size_t n = json_array_size(list), i;
-	json_t **v = xcalloc(n + 1, sizeof *v), *out = json_array();
+	json_t **v = xcalloc(n, sizeof *v), *out = json_array();
 
 	for (i = 0; i < n; i++)
 		v[i] = json_array_get(list, i);

@@ -283,7 +283,7 @@ request_model_load(struct access *a, const json_t *section,
 	    acc_get_array(a, section, "requests", ACC_REQUIRED, &list) < 0)
 		return -1;
 	m->reqs_cap = json_array_size(list);
-	m->reqs = xcalloc(m->reqs_cap + 1, sizeof *m->reqs);
+	m->reqs = xcalloc(m->reqs_cap, sizeof *m->reqs);
 	return acc_each_element(a, section, "requests", ACC_REQUIRED,
 	    request_at, m);
 }

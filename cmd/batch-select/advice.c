@@ -6,7 +6,9 @@
  * on its own:
  *
  *   failover     F lowered by the shortfall of Z_i, when F covers it;
- *   add-hosts    that many hosts of K slots in the old partition;
+ *   add-hosts    that many hosts of K slots in the old partition, or
+ *                fewer when new empty hosts let the exact reservation
+ *                replace equation (4);
  *   lower-max    the max_n of the tenants with the largest scale-out
  *                lowered until the scaling reservation drops by the
  *                shortfall;
@@ -117,10 +119,33 @@ lower_max(const struct bs *b, long R, json_t *list)
 	free(e);
 }
 
+/*
+ * hosts_to_add: d hosts, or fewer when the exact reservation was asked
+ * for but fell back to equation (4) for want of hosts that ran no VM
+ * before consolidation: new hosts are such hosts, and once exact + F of
+ * them exist the exact reservation applies and frees used - exact.
+ */
+static long
+hosts_to_add(const struct bs *b, long d)
+{
+	const struct reservation *r = &b->res;
+	long a;
+
+	if (b->o->reservation != SLA_RESERVE_EXACT || r->exact_applies ||
+	    r->exact >= r->paper)
+		return d;
+	a = d - (r->used - r->exact);
+	if (a < r->exact + b->F - r->idle)
+		a = r->exact + b->F - r->idle;
+	if (a < 1)
+		a = 1;
+	return a < d ? a : d;
+}
+
 static void
 capacity_advice(const struct bs *b, json_t *list)
 {
-	long d = shortfall(b), K = b->in.sc.host_capacity;
+	long d = shortfall(b), K = b->in.sc.host_capacity, a;
 
 	if (d == 0)
 		return;
@@ -128,9 +153,11 @@ capacity_advice(const struct bs *b, json_t *list)
 		add(list, json_pack("{s:s, s:I}", "kind", "failover", "F",
 		    (json_int_t)(b->F - d)), "run with failover reserve F = %ld "
 		    "(batch-select -f %ld)", b->F - d, b->F - d);
+	a = hosts_to_add(b, d);
 	add(list, json_pack("{s:s, s:I, s:I}", "kind", "add-hosts", "hosts",
-	    (json_int_t)d, "slots", (json_int_t)K), "add %ld host%s of %ld VM "
-	    "slots to the old partition", d, d == 1 ? "" : "s", K);
+	    (json_int_t)a, "slots", (json_int_t)K), "add %ld host%s of %ld VM "
+	    "slots to the old partition%s", a, a == 1 ? "" : "s", K, a < d ?
+	    " (empty new hosts let the exact reservation apply)" : "");
 	if (b->res.exact_applies && b->res.used >= d)
 		lower_max(b, b->res.used - d, list);
 }

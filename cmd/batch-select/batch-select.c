@@ -33,9 +33,6 @@ static const struct argp_option option_list[] = {
 	  0 },
 	{ "max-freed", 'm', "N", 0, "Free at most N hosts by consolidation "
 	  "(default: as many as possible)", 0 },
-	{ "reservation", 'R', "MODE", 0, "Scaling reservation: exact (the "
-	  "default: each tenant's own scale-out, up to its max) or paper "
-	  "(equation (4))", 0 },
 	{ 0 }
 };
 
@@ -48,6 +45,7 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->failover;
 		state->child_inputs[1] = &o->output;
+		state->child_inputs[2] = &o->reservation;
 		break;
 	case 'd':
 		o->dedicated = cli_long(state, "--dedicated", arg, 0, 1000000000);
@@ -57,11 +55,6 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'm':
 		o->max_freed = cli_long(state, "--max-freed", arg, 0, 1000000000);
-		break;
-	case 'R':
-		if (sla_reservation_mode(arg, &o->reservation) != 0)
-			argp_error(state, "--reservation: '%s' is neither exact "
-			    "nor paper", arg);
 		break;
 	case ARGP_KEY_ARG:
 		o->file = cli_one_input(state, o->file, arg);
@@ -166,7 +159,8 @@ main(int argc, char **argv)
 {
 	static const struct argp_child children[] = {
 		{ &failover_argp, 0, "Failover reservation F:", 0 },
-		{ &output_argp, 0, 0, 0 }, { 0 }
+		{ &output_argp, 0, 0, 0 },
+		{ &scaling_argp, 0, "Scaling reservation:", 0 }, { 0 }
 	};
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };

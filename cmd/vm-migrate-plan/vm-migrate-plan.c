@@ -31,9 +31,6 @@ static const struct argp_option option_list[] = {
 	  "runs (default: the hosts' own capacity)", 0 },
 	{ "standby-first", 's', 0, 0, "Move the standby VM of an active/"
 	  "standby pair before its active", 0 },
-	{ "reservation", 'R', "MODE", 0, "Scaling reservation of the new "
-	  "partition: exact (the default: each tenant's own scale-out, up to "
-	  "its max) or paper (equation (4))", 0 },
 	{ 0 }
 };
 
@@ -46,17 +43,13 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->failover;
 		state->child_inputs[1] = &o->output;
+		state->child_inputs[2] = &o->reservation;
 		break;
 	case 'k':
 		o->new_capacity = cli_long(state, "--new-capacity", arg, 1, 1000000);
 		break;
 	case 's':
 		o->standby_first = 1;
-		break;
-	case 'R':
-		if (sla_reservation_mode(arg, &o->reservation) != 0)
-			argp_error(state, "--reservation: '%s' is neither exact "
-			    "nor paper", arg);
 		break;
 	case ARGP_KEY_ARG:
 		o->file = cli_one_input(state, o->file, arg);
@@ -143,7 +136,8 @@ main(int argc, char **argv)
 	static const struct argp_child children[] = {
 		{ &failover_argp, 0, "Failover reservation of the new "
 		  "partition:", 0 },
-		{ &output_argp, 0, 0, 0 }, { 0 }
+		{ &output_argp, 0, 0, 0 },
+		{ &scaling_argp, 0, "Scaling reservation of the new partition:", 0 }, { 0 }
 	};
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };

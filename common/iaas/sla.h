@@ -40,6 +40,10 @@ struct failover_opts {
  */
 extern const struct argp failover_argp;
 
+/* The -R option of both planners (scaling_argp.c): an argp child whose
+ * input is the tool's enum sla_reservation. */
+extern const struct argp scaling_argp;
+
 /* sla_ceil_div: ceil(a / b) for a >= 0, b > 0. */
 long sla_ceil_div(long a, long b);
 

@@ -1,9 +1,12 @@
 /*
  * subiter.c: V_i by equation (5) and the sub-iterations W_ij of seed
  * 000 IV step 4.  Each sub-iteration moves at most one VM of every
- * anti-affinity group; groups of tenants with the most VMs of the old
+ * anti-affinity group.  By default the old hosts holding fewest VMs go
+ * first, all their VMs at once (a host holds at most one VM of a
+ * group), so that every VM that moves frees its host; with the paper's
+ * order (-O groups), groups of tenants with the most VMs of the old
  * version go first, and within a group the VM on the host holding most
- * VMs of the groups chosen, so hosts empty fast.  Before each
+ * VMs of the groups chosen.  Before each
  * sub-iteration the scaling reservation of the new partition is
  * re-evaluated for the tenants that move there for the first time, and
  * the sub-iteration shrinks to what is left of V_i.
@@ -251,12 +254,80 @@ equation5(struct vmp *p)
 	free(has_new);
 }
 
+static int
+role_rank(const struct vmp *p, size_t v)
+{
+	const char *r = p->in.sc.vms[v].role;
+
+	if (!p->o->standby_first || r == NULL)
+		return 1;
+	return strcmp(r, "standby") == 0 ? 0 : 2;
+}
+
+/* by_load_asc: the old hosts holding fewest VMs first, then host order. */
+static int
+by_load_asc(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	long la = sort_p->cl.load[a], lb = sort_p->cl.load[b];
+
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* host_candidates: the VMs of the old hosts holding fewest VMs first,
+ * one per anti-affinity group, so that whole hosts empty and no VM moves
+ * without freeing its host. */
+static size_t
+host_candidates(const struct vmp *p, struct pick *c, const long *old)
+{
+	size_t *hosts = xmalloc((p->cl.nhosts + 1) * sizeof *hosts);
+	unsigned char *taken = xcalloc(p->cl.ngroups + 1, 1);
+	unsigned char *first_rank = xmalloc(p->cl.ngroups + 1);
+	size_t nh = 0, h, i, v, n = 0;
+
+	/* with -s, a group's standbys go before its others */
+	memset(first_rank, 3, p->cl.ngroups + 1);
+	for (v = 0; v < p->in.sc.nvms; v++)
+		if (vmp_movable(p, v) && role_rank(p, v) <
+		    first_rank[p->cl.vm_group[v]])
+			first_rank[p->cl.vm_group[v]] = role_rank(p, v);
+	for (h = 0; h < p->cl.nhosts; h++)
+		if (p->cl.load[h] > 0 && p->cl.part[h] == PART_OLD &&
+		    p->ready[p->cl.domain[h]])
+			hosts[nh++] = h;
+	sort_p = p;
+	qsort(hosts, nh, sizeof *hosts, by_load_asc);
+	for (i = 0; i < nh; i++)
+		for (v = p->cl.host_first[hosts[i]]; v != CLOUD_NONE;
+		    v = p->cl.vm_next[v]) {
+			if (!vmp_movable(p, v) || taken[p->cl.vm_group[v]] ||
+			    role_rank(p, v) > first_rank[p->cl.vm_group[v]])
+				continue;
+			taken[p->cl.vm_group[v]] = 1;
+			c[n].group = p->cl.vm_group[v];
+			c[n].tenant = p->in.sc.vms[v].tenant;
+			c[n].tenant_old = old[c[n].tenant];
+			c[n].vm = v;
+			c[n].to = NONE;
+			n++;
+		}
+	free(hosts);
+	free(taken);
+	free(first_rank);
+	return n;
+}
+
 /* candidates: one entry per group with VMs that can move, preferred
  * first. */
 static size_t
 candidates(const struct vmp *p, struct pick *c, const long *old)
 {
 	size_t g, i, n = 0;
+
+	if (p->o->order == ORDER_HOSTS)
+		return host_candidates(p, c, old);
 
 	for (g = 0; g < p->cl.ngroups; g++)
 		for (i = p->group_first[g]; i < p->group_first[g + 1]; i++) {
@@ -359,15 +430,6 @@ keep_reservation(struct vmp *p, struct pick *c, size_t n, size_t moved,
 	return moved;
 }
 
-static int
-role_rank(const struct vmp *p, size_t v)
-{
-	const char *r = p->in.sc.vms[v].role;
-
-	if (!p->o->standby_first || r == NULL)
-		return 1;
-	return strcmp(r, "standby") == 0 ? 0 : 2;
-}
 
 /* host_score: VMs on host h of the groups chosen this sub-iteration. */
 static long
@@ -522,7 +584,8 @@ move_picks(struct vmp *p, struct pick *c, size_t n, struct hv_product *src)
 		chosen[c[i].group] = 1;
 	/* all chosen first, so that the scores see one placement */
 	for (i = 0; i < n; i++)
-		c[i].vm = choose_vm(p, c[i].group, chosen);
+		if (c[i].vm == NONE)
+			c[i].vm = choose_vm(p, c[i].group, chosen);
 	for (i = 0; i < n; i++) {
 		c[i].from = p->cl.vm_host[c[i].vm];
 		src[i] = hv_after(p, c[i].from);

@@ -31,6 +31,9 @@ static const struct argp_option option_list[] = {
 	  "runs (default: the hosts' own capacity)", 0 },
 	{ "standby-first", 's', 0, 0, "Move the standby VM of an active/"
 	  "standby pair before its active", 0 },
+	{ "order", 'O', "ORDER", 0, "Which VMs move first: hosts (the "
+	  "default: empty the old hosts holding fewest VMs, whole hosts) or "
+	  "groups (the paper's: tenants with most old VMs first)", 0 },
 	{ 0 }
 };
 
@@ -50,6 +53,15 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 's':
 		o->standby_first = 1;
+		break;
+	case 'O':
+		if (strcmp(arg, "hosts") == 0)
+			o->order = ORDER_HOSTS;
+		else if (strcmp(arg, "groups") == 0)
+			o->order = ORDER_GROUPS;
+		else
+			argp_error(state, "--order: '%s' is neither hosts nor "
+			    "groups", arg);
 		break;
 	case ARGP_KEY_ARG:
 		o->file = cli_one_input(state, o->file, arg);
@@ -142,6 +154,7 @@ main(int argc, char **argv)
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
 	struct options o = { .reservation = SLA_RESERVE_EXACT,
+	    .order = ORDER_HOSTS,
 	    .failover = FAILOVER_OPTS_DEFAULT };
 	json_t *doc;
 	int status;

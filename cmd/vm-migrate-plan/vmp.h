@@ -20,11 +20,15 @@
 
 #define NONE ((size_t)-1)
 
+/* Which VMs step 4 moves first (-O). */
+enum move_order { ORDER_HOSTS, ORDER_GROUPS };
+
 struct options {
 	const char *file;
 	long new_capacity;	/* -k: K', 0: the hosts' own capacity */
 	int standby_first;	/* -s: move standbys before actives */
 	enum sla_reservation reservation;	/* -R */
+	enum move_order order;	/* -O */
 	struct failover_opts failover;	/* -f, -r, -p */
 	struct output_opts output;	/* -c */
 };

@@ -22,6 +22,7 @@ struct options {
 	const char *server;
 	const char *host;
 	long ack_wait;		/* milliseconds */
+	long watchdog;		/* milliseconds of silence; 0: none */
 	int replay;
 	int check;
 };
@@ -45,6 +46,9 @@ static const struct argp_option option_list[] = {
 	  "print what the worker would use as JSON, and stop: no server", 0 },
 	{ "replay", 'R', 0, 0, "Delete this worker's consumer first and "
 	  "read the topic again from its start", 0 },
+	{ "watchdog", 'W', "MS", 0, "After MS without a message, ask the "
+	  "server whether it holds commands this worker never received, and "
+	  "if so connect again (default 10000; 0: never)", 0 },
 	{ 0 }
 };
 
@@ -65,6 +69,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'R':
 		o->replay = 1;
+		break;
+	case 'W':
+		o->watchdog = cli_long(state, "--watchdog", arg, 0, 86400000);
 		break;
 	case 'n':
 		o->check = 1;
@@ -108,6 +115,52 @@ print_check(const struct worker *w)
 	return status;
 }
 
+#define FETCH_MS 500
+
+/*
+ * reconnect: a new connection and subscription to the consumer, in
+ * place of those that went silent while the server counted commands
+ * for them; -1 with a diagnostic when the server cannot be reached.
+ */
+static int
+reconnect(struct worker *w, const struct options *o, const char *name,
+    const char *filter, struct bus_sub **sub)
+{
+	bus_sub_free(*sub);
+	*sub = NULL;
+	bus_close(w->bus);
+	if ((w->bus = bus_open(o->server)) == NULL)
+		return -1;
+	*sub = bus_consume(w->bus, name, filter, o->ack_wait, 0);
+	return *sub == NULL ? -1 : 0;
+}
+
+/*
+ * silent: after o->watchdog ms without a message, whether the server
+ * holds commands for this worker that it never received; asked twice,
+ * a fetch apart, so that a command in flight is not taken for one.
+ */
+static int
+silent(struct worker *w, const struct options *o, const char *name,
+    long *idle_ms, long *held)
+{
+	long n;
+
+	if (o->watchdog == 0 || (*idle_ms += FETCH_MS) < o->watchdog)
+		return 0;
+	n = bus_undelivered(w->bus, name);
+	if (n <= 0 || *held <= 0) {
+		*held = n;
+		return 0;
+	}
+	diag_warn(NULL, NULL, "%s: the server holds %ld command%s for this worker that "
+	    "it never received in %ld ms: connecting again", w->cfg.host, n,
+	    n == 1 ? "" : "s", *idle_ms);
+	*idle_ms = 0;
+	*held = 0;
+	return 1;
+}
+
 /* serve: consume and handle commands until a signal or a reboot. */
 static int
 serve(struct worker *w, const struct options *o)
@@ -115,6 +168,7 @@ serve(struct worker *w, const struct options *o)
 	char name[320], filter[300];
 	struct bus_sub *sub;
 	struct bus_msg m;
+	long idle_ms = 0, held = 0;
 	int r = 0;
 
 	bus_token(filter, sizeof filter, w->cfg.host);
@@ -124,9 +178,13 @@ serve(struct worker *w, const struct options *o)
 	    o->replay)) == NULL)
 		return EXIT_UNAVAILABLE;
 	publish_versions(w);
-	while (!stop_requested && !w->stop && r >= 0)
-		if ((r = bus_fetch(sub, 500, &m)) == 1)
+	while (!stop_requested && !w->stop && r >= 0) {
+		if ((r = bus_fetch(sub, FETCH_MS, &m)) == 1) {
 			handle(w, &m);
+			idle_ms = held = 0;
+		} else if (r == 0 && silent(w, o, name, &idle_ms, &held))
+			r = reconnect(w, o, name, filter, &sub);
+	}
 	bus_sub_free(sub);
 	return r < 0 ? EXIT_UNAVAILABLE : EXIT_OK;
 }
@@ -169,8 +227,8 @@ main(int argc, char **argv)
 {
 	static const struct argp argp = { option_list, parse_opt, "CONFIG",
 		usage_doc, 0, 0, 0 };
-	struct options o = { NULL, "nats://127.0.0.1:4222", NULL, 30000, 0,
-		0 };
+	struct options o = { .server = "nats://127.0.0.1:4222",
+		.ack_wait = 30000, .watchdog = 10000 };
 	json_t *doc;
 	int status;
 

@@ -162,6 +162,21 @@ add_consumer(struct bus *b, const char *name, const char *filter,
 	return 0;
 }
 
+long
+bus_undelivered(struct bus *b, const char *name)
+{
+	jsConsumerInfo *ci = NULL;
+	jsErrCode err = 0;
+	long n;
+
+	if (js_GetConsumerInfo(&ci, b->js, BUS_STREAM, name, NULL, &err) !=
+	    NATS_OK)
+		return -1;
+	n = (long)(ci->NumAckPending + ci->NumPending);
+	jsConsumerInfo_Destroy(ci);
+	return n;
+}
+
 struct bus_sub *
 bus_consume(struct bus *b, const char *name, const char *filter,
     int64_t ack_wait_ms, int fresh)

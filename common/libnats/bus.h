@@ -54,6 +54,13 @@ int bus_publish(struct bus *b, const char *topic, const char *producer,
     const char *data, size_t len, uint64_t *seq);
 
 /*
+ * bus_undelivered: the messages the server holds for the durable
+ * consumer name that no ack has settled (delivered and awaiting an
+ * ack, or not delivered yet); -1 when it cannot tell.
+ */
+long bus_undelivered(struct bus *b, const char *name);
+
+/*
  * bus_consume: the durable consumer name (created when missing, from
  * the stream's start) on subjects filter, with the given ack wait;
  * fresh deletes it first, to read the stream again from its start.

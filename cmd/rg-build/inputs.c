@@ -182,6 +182,7 @@ rgb_free(struct rgb *b)
 		free(b->res[i].tr);
 	}
 	free(b->res);
+	served_free(b);
 	idmap_free(&b->res_ids);
 	digraph_free(&b->sysg);
 	request_model_free(&b->model);

@@ -78,6 +78,8 @@ struct rgb {
 	struct rgraph out;
 	struct lvinfo *lv;		/* beside out.levels */
 	size_t lv_cap;
+	struct served *served;		/* served.c, per PPU root change */
+	size_t nserved;
 };
 
 /* lvinfo: where a level of the RG comes from, to give it its unit. */
@@ -87,6 +89,12 @@ struct lvinfo {
 	const char *undo_unit;	/* undo level: the set being undone */
 	long ppu_unit;		/* the PPU unit it belongs to, or -1 */
 };
+
+/* served.c: the replacement of root (a transition index) that resource
+ * sponsors or relies on, or -1. */
+long served_by(struct rgb *b, const struct change *root,
+    const char *resource);
+void served_free(struct rgb *b);
 
 /* inputs.c */
 int rgb_load_inputs(struct rgb *b);

@@ -28,45 +28,6 @@
 #include "unionfind.h"
 #include "xalloc.h"
 
-/* in_list: is resource id among the resources of l? */
-static int
-in_list(const struct rgb *b, const struct idlist *l, const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (strcmp(b->res[l->v[i]].id, id) == 0)
-			return 1;
-	return 0;
-}
-
-/* serves: does host take part in the replacement of root's transition k
- * (old) by k + 1 (new): a sponsor or VM host of either? */
-static int
-serves(const struct rgb *b, const struct change *root, size_t k,
-    const char *host)
-{
-	const char *new = k + 1 < root->ntr ? root->tr[k + 1].resource : "";
-	struct idlist l = { 0 };
-	long old = res_find(b, root->tr[k].resource);
-	size_t i;
-	int found = 0;
-
-	for (i = 0; i < root->ndeps && !found; i++)
-		found = (strcmp(root->deps[i].dependent, new) == 0 &&
-		    strcmp(root->deps[i].sponsor, host) == 0) ||
-		    (strcmp(root->deps[i].dependent, host) == 0 &&
-		    strcmp(root->deps[i].sponsor, new) == 0);
-	if (!found && old >= 0) {
-		neighbours(b, (size_t)old, DEP_AGGREGATION, 1, &l);
-		neighbours(b, (size_t)old, DEP_VM_STORAGE, 0, &l);
-		neighbours(b, (size_t)old, DEP_VM_CONTROLLER, 0, &l);
-		found = in_list(b, &l, host);
-	}
-	free(l.v);
-	return found;
-}
-
 /*
  * replaced: the root's transition of the old resource that the level
  * of ref works toward: a change that replaces several storages (one per
@@ -74,24 +35,22 @@ serves(const struct rgb *b, const struct change *root, size_t k,
  * own hosts and partition.
  */
 static uint32_t
-replaced(const struct rgb *b, const struct change *root, struct tref ref,
+replaced(struct rgb *b, const struct change *root, struct tref ref,
     int is_root)
 {
 	const struct change *c = tref_change(b, ref);
-	uint32_t k, first = (uint32_t)root->ntr;
+	long k;
+	uint32_t first;
 
 	if (is_root)
 		return root->tr[ref.tr].destroy || ref.tr == 0 ? ref.tr :
 		    ref.tr - 1;
-	for (k = 0; k < root->ntr; k++) {
-		if (!root->tr[k].destroy)
-			continue;
-		if (first == root->ntr)
-			first = k;
-		if (serves(b, root, k, c->tr[ref.tr].resource))
-			return k;
-	}
-	return first == root->ntr ? 0 : first;
+	if ((k = served_by(b, root, c->tr[ref.tr].resource)) >= 0)
+		return (uint32_t)k;
+	for (first = 0; first < root->ntr; first++)
+		if (root->tr[first].destroy)
+			return first;
+	return 0;
 }
 
 static size_t

@@ -522,8 +522,8 @@ index_blocks(struct pb *b, const struct sched_list *p)
 	for (i = 0; i < p->n; i++)
 		json_array_foreach(json_object_get(p->sched[i], "stages"), j, st)
 			n += json_array_size(json_object_get(st, "groups"));
-	b->anchors = xcalloc(n + 1, sizeof *b->anchors);
-	b->required = xcalloc(n + 1, 1);
+	b->anchors = xcalloc(n, sizeof *b->anchors);
+	b->required = xcalloc(n, 1);
 	n = 0;
 	for (i = 0; i < p->n; i++)
 		json_array_foreach(json_object_get(p->sched[i], "stages"), j, st)

@@ -77,7 +77,7 @@ static void
 lower_max(const struct bs *b, long R, json_t *list)
 {
 	long K = b->in.sc.host_capacity > 0 ? b->in.sc.host_capacity : 1;
-	long *e = xcalloc(b->in.sc.ntenants + 1, sizeof *e), sum = 0, by = 0;
+	long *e = xcalloc(b->in.sc.ntenants, sizeof *e), sum = 0, by = 0;
 	json_t *tenants = json_array();
 	char names[256] = "";
 	size_t n, top, count = 0;

@@ -81,7 +81,7 @@ index_graphs(struct bs *b)
 		digraph_add_edge(&b->cgd, b->in.cg.edges[i].from,
 		    b->in.cg.edges[i].to);
 	digraph_build(&b->cgd);
-	b->res_of = xmalloc((b->in.rg.nv + 1) * sizeof *b->res_of);
+	b->res_of = xmalloc(b->in.rg.nv * sizeof *b->res_of);
 	for (i = 0; i < b->in.rg.nv; i++) {
 		r = idmap_find(&b->in.sc.resource_ids, b->in.rg.v[i].id);
 		b->res_of[i] = r < 0 ? NONE : (size_t)r;

@@ -32,12 +32,12 @@ bucket(size_t nkeys, size_t n, const size_t *key, size_t **start,
 	size_t *fill, i;
 
 	*start = xcalloc(nkeys + 2, sizeof **start);
-	*list = xmalloc((n + 1) * sizeof **list);
+	*list = xmalloc(n * sizeof **list);
 	for (i = 0; i < n; i++)
 		(*start)[key[i] + 1]++;
 	for (i = 0; i < nkeys; i++)
 		(*start)[i + 1] += (*start)[i];
-	fill = xmalloc((nkeys + 1) * sizeof *fill);
+	fill = xmalloc(nkeys * sizeof *fill);
 	for (i = 0; i < nkeys; i++)
 		fill[i] = (*start)[i];
 	for (i = 0; i < n; i++)
@@ -48,7 +48,7 @@ bucket(size_t nkeys, size_t n, const size_t *key, size_t **start,
 void
 move_index_build(struct move_index *x, const struct bs *b)
 {
-	size_t *key = xmalloc((b->nmoves + 1) * sizeof *key), i;
+	size_t *key = xmalloc(b->nmoves * sizeof *key), i;
 
 	for (i = 0; i < b->nmoves; i++)
 		key[i] = b->moves[i].from;

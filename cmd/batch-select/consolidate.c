@@ -173,7 +173,7 @@ cached_pool(struct bs *b, size_t h, int no_storage)
 	}
 	p = &b->pools[k];
 	if (p->hosts == NULL) {
-		p->hosts = xmalloc((b->cl.nhosts + 1) * sizeof *p->hosts);
+		p->hosts = xmalloc(b->cl.nhosts * sizeof *p->hosts);
 		pool_of(b, h, no_storage, 0, p);
 	}
 	return p;
@@ -231,17 +231,17 @@ pack_pool(struct bs *b, size_t h, struct pool *p, unsigned char *giver,
 void
 consolidate(struct bs *b)
 {
-	unsigned char *giver = xcalloc(b->cl.nhosts + 1, 1);
-	unsigned char *seen = xcalloc(b->cl.nhosts + 1, 1);
+	unsigned char *giver = xcalloc(b->cl.nhosts, 1);
+	unsigned char *seen = xcalloc(b->cl.nhosts, 1);
 	struct pool p;
 	size_t h;
 
 	b->freed = json_array();
-	b->affected = xcalloc(b->cl.nhosts + 1, 1);
-	b->idle_before = xcalloc(b->cl.nhosts + 1, 1);
+	b->affected = xcalloc(b->cl.nhosts, 1);
+	b->idle_before = xcalloc(b->cl.nhosts, 1);
 	for (h = 0; h < b->cl.nhosts; h++)
 		b->idle_before[h] = b->cl.load[h] == 0;
-	p.hosts = xmalloc((b->cl.nhosts + 1) * sizeof *p.hosts);
+	p.hosts = xmalloc(b->cl.nhosts * sizeof *p.hosts);
 	if (b->cl.partitioned && ppu_pending(&b->cl))
 		evacuate_storage_hosts(b, giver);
 	for (h = 0; h < b->cl.nhosts; h++)
@@ -265,7 +265,7 @@ evacuate(struct bs *b, const size_t *hosts, size_t n)
 	int r = 0;
 
 	if (b->giver == NULL)
-		b->giver = xcalloc(b->cl.nhosts + 1, 1);
+		b->giver = xcalloc(b->cl.nhosts, 1);
 	for (i = 0; i < n && r == 0; i++) {
 		if (b->cl.load[hosts[i]] == 0)
 			continue;

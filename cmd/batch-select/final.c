@@ -285,8 +285,8 @@ empties_taken(const struct bs *b, const unsigned char *was_empty,
 static const char *
 take_out(struct bs *b, const struct take *t, int returns, long *emptied)
 {
-	size_t *fresh = xmalloc((t->nhosts + 1) * sizeof *fresh);
-	unsigned char *was_empty = xmalloc(t->nhosts + 1);
+	size_t *fresh = xmalloc(t->nhosts * sizeof *fresh);
+	unsigned char *was_empty = xmalloc(t->nhosts);
 	size_t nfresh, i, first = b->nmoves;
 	const char *rule = NULL;
 
@@ -400,12 +400,12 @@ switch_waiting(struct bs *b, struct take *all, size_t n)
 void
 final_batch(struct bs *b)
 {
-	struct take *all = xcalloc(b->in.cg.ngroups + 1, sizeof *all);
+	struct take *all = xcalloc(b->in.cg.ngroups, sizeof *all);
 	size_t g, n = 0, i;
 	long taken = 0;
 
 	b->final = json_array();
-	b->final_g = xmalloc((b->in.cg.ngroups + 1) * sizeof *b->final_g);
+	b->final_g = xmalloc(b->in.cg.ngroups * sizeof *b->final_g);
 	sla_terms(b);
 	for (g = 0; g < b->in.cg.ngroups; g++) {
 		if (!b->cand[g])

@@ -354,8 +354,8 @@ place_moves(struct bs *b, struct placed_move *pm, json_t *ids)
 {
 	size_t *count[2], i;
 
-	count[MOVE_CONSOLIDATE] = xcalloc(b->cl.ngroups + 1, sizeof **count);
-	count[MOVE_EVACUATE] = xcalloc(b->cl.ngroups + 1, sizeof **count);
+	count[MOVE_CONSOLIDATE] = xcalloc(b->cl.ngroups, sizeof **count);
+	count[MOVE_EVACUATE] = xcalloc(b->cl.ngroups, sizeof **count);
 	for (i = 0; i < b->nmoves; i++) {
 		const struct move *mv = &b->moves[i];
 		struct placed_move *p = &pm[i];
@@ -546,7 +546,7 @@ build_schedule(struct bs *b)
 {
 	char *id = sched_format("i%ld", b->in.rg.iteration);
 	json_t *sched = sched_new(id), *stage[4], *ids = json_array();
-	struct placed_move *pm = xcalloc(b->nmoves + 1, sizeof *pm);
+	struct placed_move *pm = xcalloc(b->nmoves, sizeof *pm);
 	struct move_index x;
 
 	free(id);

@@ -101,9 +101,9 @@ index_splits(struct bs *b)
 	size_t u, p, i;
 	long v;
 
-	b->split_unit = xmalloc((b->in.rg.nv + 1) * sizeof *b->split_unit);
-	b->split_part = xcalloc(b->in.rg.nv + 1, sizeof *b->split_part);
-	memset(b->split_unit, 0xff, (b->in.rg.nv + 1) * sizeof *b->split_unit);
+	b->split_unit = xmalloc(b->in.rg.nv * sizeof *b->split_unit);
+	b->split_part = xcalloc(b->in.rg.nv, sizeof *b->split_part);
+	memset(b->split_unit, 0xff, b->in.rg.nv * sizeof *b->split_unit);
 	for (u = 0; u < b->in.rg.nunits; u++) {
 		if (b->in.rg.units[u].method != METHOD_SPLIT)
 			continue;
@@ -128,7 +128,7 @@ count_relying_vms(struct bs *b)
 {
 	size_t e, h, r;
 
-	b->relying_vms = xcalloc(b->in.rg.nv + 1, sizeof *b->relying_vms);
+	b->relying_vms = xcalloc(b->in.rg.nv, sizeof *b->relying_vms);
 	for (e = 0; e < b->in.rg.ne; e++) {
 		const struct rg_edge *d = &b->in.rg.e[e];
 
@@ -346,7 +346,7 @@ equation1(struct bs *b)
 	size_t c;
 	long old, nw, avail = storage_hosts_free(b), need;
 
-	b->eq1 = xcalloc(b->cl.ncauses + 1, sizeof *b->eq1);
+	b->eq1 = xcalloc(b->cl.ncauses, sizeof *b->eq1);
 	for (c = 0; c < b->cl.ncauses; c++) {
 		const struct part_cause *pc = &b->cl.causes[c];
 
@@ -656,11 +656,11 @@ initial_batch(struct bs *b)
 	struct verdict v;
 	size_t g, k, n = b->in.cg.ngroups;
 
-	b->cand = xcalloc(n + 1, 1);
-	b->waiting = xcalloc(n + 1, 1);
-	b->chosen = xcalloc(n + 1, 1);
-	b->paired = xcalloc(n + 1, 1);
-	b->why = xcalloc(n + 1, sizeof *b->why);
+	b->cand = xcalloc(n, 1);
+	b->waiting = xcalloc(n, 1);
+	b->chosen = xcalloc(n, 1);
+	b->paired = xcalloc(n, 1);
+	b->why = xcalloc(n, sizeof *b->why);
 	index_splits(b);
 	count_relying_vms(b);
 	equation1(b);

@@ -46,7 +46,7 @@ by_string(const void *a, const void *b)
 static const char **
 sorted_keys(const json_t *a, const json_t *b, size_t *count)
 {
-	const char **keys = xcalloc(json_object_size(a) + json_object_size(b) + 1,
+	const char **keys = xcalloc(json_object_size(a) + json_object_size(b),
 	    sizeof *keys), *key;
 	size_t n = 0;
 	json_t *v;

@@ -25,7 +25,7 @@ by_rank(const void *a, const void *b)
 static void
 sort_recipes(const struct names *n, struct group *g)
 {
-	struct slot *s = xcalloc(g->nrecipes + 1, sizeof *s);
+	struct slot *s = xcalloc(g->nrecipes, sizeof *s);
 	size_t i;
 
 	for (i = 0; i < g->nrecipes; i++) {
@@ -80,7 +80,7 @@ check_locals(const struct world *w, const struct cluster *c,
 static size_t *
 machines_running(const struct world *w, const struct cluster *c)
 {
-	size_t *count = xcalloc(w->names.recipes.count + 1, sizeof *count);
+	size_t *count = xcalloc(w->names.recipes.count, sizeof *count);
 	size_t i, j;
 
 	for (i = 0; i < c->ngroups; i++)
@@ -145,7 +145,7 @@ cluster_check(struct world *w, struct cluster *c, int warn)
 	if (!warn)
 		return 0;
 	running = machines_running(w, c);
-	order = xcalloc(n + 1, sizeof *order);
+	order = xcalloc(n, sizeof *order);
 	for (i = 0; i < n; i++)
 		order[w->names.rank[i]] = i;
 	warn_globals(w, c, running, order);

@@ -108,12 +108,12 @@ load_groups(struct world *w, struct access *a, struct cluster *c)
 
 	if (acc_get_object(a, c->doc, "groups", ACC_REQUIRED, &groups) < 0)
 		return -1;
-	names = xcalloc(json_object_size(groups) + 1, sizeof *names);
+	names = xcalloc(json_object_size(groups), sizeof *names);
 	json_object_foreach(groups, name, def)
 		names[i++] = name;
 	qsort(names, i, sizeof *names, by_name);
 	c->ngroups = i;
-	c->groups = xcalloc(i + 1, sizeof *c->groups);
+	c->groups = xcalloc(i, sizeof *c->groups);
 	for (i = 0; i < c->ngroups; i++) {
 		c->groups[i].name = names[i];
 		c->groups[i].index = i;

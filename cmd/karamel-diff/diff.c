@@ -119,7 +119,7 @@ cache_pair(struct scope_cache *c, size_t og, size_t ng)
 	e = &c->entries[c->nentries];
 	e->old_group = og;
 	e->new_group = ng;
-	e->by_cookbook = xcalloc(c->ncookbooks + 1, sizeof *e->by_cookbook);
+	e->by_cookbook = xcalloc(c->ncookbooks, sizeof *e->by_cookbook);
 	for (i = 0; i < c->ncookbooks; i++)
 		e->by_cookbook[i] = -2;
 	c->slots[h] = ++c->nentries;
@@ -306,8 +306,8 @@ shared_namespaces(const struct world *w, const struct cluster *old,
     const struct cluster *new)
 {
 	size_t nc = w->names.cookbooks.count, r, c;
-	unsigned char *runs = xcalloc(nc + 1, 1), *declared = xcalloc(nc + 1, 1);
-	unsigned char *shared = xcalloc(nc + 1, 1);
+	unsigned char *runs = xcalloc(nc, 1), *declared = xcalloc(nc, 1);
+	unsigned char *shared = xcalloc(nc, 1);
 
 	mark_running(w, old, runs);
 	mark_running(w, new, runs);
@@ -330,12 +330,12 @@ diff_compute(struct diff *d, const struct world *w, const struct keyspace *ks,
 
 	memset(d, 0, sizeof *d);
 	idmap_init(&d->reasons);
-	d->action = xcalloc(ks->nkeys + 1, sizeof *d->action);
-	d->reason = xcalloc(ks->nkeys + 1, sizeof *d->reason);
-	d->joined = xcalloc(nrecipes + 1, sizeof *d->joined);
-	d->left = xcalloc(nrecipes + 1, sizeof *d->left);
+	d->action = xcalloc(ks->nkeys, sizeof *d->action);
+	d->reason = xcalloc(ks->nkeys, sizeof *d->reason);
+	d->joined = xcalloc(nrecipes, sizeof *d->joined);
+	d->left = xcalloc(nrecipes, sizeof *d->left);
 	x.cache.ncookbooks = w->names.cookbooks.count;
-	x.collect_reason = xcalloc(nrecipes + 1, sizeof *x.collect_reason);
+	x.collect_reason = xcalloc(nrecipes, sizeof *x.collect_reason);
 	for (i = 0; i < nrecipes; i++)
 		x.collect_reason[i] = -2;
 	x.shared = shared_namespaces(w, old, new);

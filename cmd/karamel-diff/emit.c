@@ -23,8 +23,8 @@ names_make(struct vertex_names *vn, const struct plan *p)
 	char *buf = NULL;
 
 	vn->text = xmalloc(cap);
-	vn->at = xcalloc(n + 1, sizeof *vn->at);
-	vn->len = xcalloc(n + 1, sizeof *vn->len);
+	vn->at = xcalloc(n, sizeof *vn->at);
+	vn->len = xcalloc(n, sizeof *vn->len);
 	for (v = 0; v < n; v++) {
 		plan_vertex_name(&p->graph, &p->world, &p->keys, v, &buf,
 		    &size);
@@ -113,7 +113,7 @@ queues(struct jwriter *j, const struct plan *p, const struct vertex_names *vn)
 {
 	const struct keyspace *ks = &p->keys;
 	size_t *start = xcalloc(ks->nmachines + 1, sizeof *start);
-	size_t *queued = xcalloc(ks->nkeys + 1, sizeof *queued);
+	size_t *queued = xcalloc(ks->nkeys, sizeof *queued);
 	size_t i, m, v;
 
 	for (i = 0; i < ks->nmachines; i++)
@@ -152,7 +152,7 @@ static void
 limits(struct jwriter *j, const struct plan *p)
 {
 	const struct cluster *c = &p->new;
-	struct limit *sorted = xcalloc(c->nlimits + 1, sizeof *sorted);
+	struct limit *sorted = xcalloc(c->nlimits, sizeof *sorted);
 	size_t i;
 
 	for (i = 0; i < c->nlimits; i++)

@@ -26,7 +26,7 @@ static size_t *
 find_installs(const struct names *n)
 {
 	size_t i, count = n->cookbooks.count;
-	size_t *install = xcalloc(count + 1, sizeof *install);
+	size_t *install = xcalloc(count, sizeof *install);
 	char *name;
 	long id;
 
@@ -78,7 +78,7 @@ static void
 make_sets(struct builder *b)
 {
 	size_t nrecipes = b->w->names.recipes.count, i, j, x;
-	unsigned char *need = xcalloc(nrecipes + 1, 1);
+	unsigned char *need = xcalloc(nrecipes, 1);
 	const struct dep_list *g;
 
 	for (i = 0; i < nrecipes; i++) {
@@ -228,10 +228,10 @@ plan_graph_build(struct plan_graph *pg, const struct world *w,
 {
 	size_t nrecipes = w->names.recipes.count, k, len, *cycle;
 	struct builder b = { pg, w, ks, d, find_installs(&w->names),
-	    xcalloc(nrecipes + 1, sizeof(long)), xcalloc(nrecipes + 1,
-	    sizeof(long)), xcalloc(nrecipes + 1, sizeof(size_t)),
-	    xcalloc(nrecipes + 1, sizeof(size_t)),
-	    xcalloc(nrecipes + 1, sizeof(size_t)) };
+	    xcalloc(nrecipes, sizeof(long)), xcalloc(nrecipes, sizeof(long)),
+	    xcalloc(nrecipes, sizeof(size_t)),
+	    xcalloc(nrecipes, sizeof(size_t)),
+	    xcalloc(nrecipes, sizeof(size_t)) };
 	int r = 0;
 
 	for (k = 0; k < nrecipes; k++)
@@ -239,8 +239,8 @@ plan_graph_build(struct plan_graph *pg, const struct world *w,
 
 	memset(pg, 0, sizeof *pg);
 	pg->nkeys = ks->nkeys;
-	memset(b.collect_of, 0xff, (nrecipes + 1) * sizeof(long));
-	memset(b.release_of, 0xff, (nrecipes + 1) * sizeof(long));
+	memset(b.collect_of, 0xff, nrecipes * sizeof(long));
+	memset(b.release_of, 0xff, nrecipes * sizeof(long));
 	count_running(&b);
 	make_sets(&b);
 	digraph_init(&pg->g, pg->nkeys + pg->nsets);
@@ -252,8 +252,8 @@ plan_graph_build(struct plan_graph *pg, const struct world *w,
 	}
 	digraph_build(&pg->g);
 	pg->key_dependencies = expanded_dependencies(&b);
-	pg->order = xcalloc(pg->g.n + 1, sizeof *pg->order);
-	cycle = xcalloc(pg->g.n + 1, sizeof *cycle);
+	pg->order = xcalloc(pg->g.n, sizeof *pg->order);
+	cycle = xcalloc(pg->g.n, sizeof *cycle);
 	if ((len = digraph_topo(&pg->g, pg->order, cycle)) > 0)
 		r = report_cycle(pg, w, ks, d, cycle, len, old->file, new->file);
 	free(cycle);

@@ -161,7 +161,7 @@ main(int argc, char **argv)
 	int status;
 
 	cli_init(argv);
-	o.karamelfiles = xcalloc((size_t)argc + 1, sizeof *o.karamelfiles);
+	o.karamelfiles = xcalloc((size_t)argc, sizeof *o.karamelfiles);
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
 	if (!o.strict)
 		load_duplicate_keys_win();

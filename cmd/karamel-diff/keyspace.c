@@ -87,7 +87,7 @@ merge(const struct idmap *ids, const size_t *from, size_t *to, size_t a,
 static void
 sort_machines(const struct idmap *ids, size_t *v, size_t n)
 {
-	size_t *tmp = xcalloc(n + 1, sizeof *tmp), *runs, nruns = 0, i;
+	size_t *tmp = xcalloc(n, sizeof *tmp), *runs, nruns = 0, i;
 	size_t *from = v, *to = tmp, *t;
 
 	runs = xcalloc(n + 2, sizeof *runs);
@@ -171,15 +171,15 @@ keyspace_build(struct keyspace *ks, const struct world *w,
 
 	memset(ks, 0, sizeof *ks);
 	ks->nmachines = n;
-	ks->machines = xcalloc(n + 1, sizeof *ks->machines);
+	ks->machines = xcalloc(n, sizeof *ks->machines);
 	for (i = 0; i < n; i++)
 		ks->machines[i] = i;
 	sort_machines(&w->machines, ks->machines, n);
-	ks->first = xcalloc(n + 1, sizeof *ks->first);
-	ks->count = xcalloc(n + 1, sizeof *ks->count);
-	ks->machine = xcalloc(cap + 1, sizeof *ks->machine);
-	ks->recipe = xcalloc(cap + 1, sizeof *ks->recipe);
-	ks->in = xcalloc(cap + 1, sizeof *ks->in);
+	ks->first = xcalloc(n, sizeof *ks->first);
+	ks->count = xcalloc(n, sizeof *ks->count);
+	ks->machine = xcalloc(cap, sizeof *ks->machine);
+	ks->recipe = xcalloc(cap, sizeof *ks->recipe);
+	ks->in = xcalloc(cap, sizeof *ks->in);
 	for (i = 0; i < n; i++) {
 		m = ks->machines[i];
 		add_machine(ks, &w->names, m, group_of(old, m), group_of(new, m));

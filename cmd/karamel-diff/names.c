@@ -123,14 +123,14 @@ void
 names_freeze(struct names *n)
 {
 	size_t count = n->recipes.count, i;
-	size_t *order = xcalloc(count + 1, sizeof *order);
+	size_t *order = xcalloc(count, sizeof *order);
 
 	for (i = 0; i < count; i++)
 		order[i] = i;
 	sorting = n;
 	qsort(order, count, sizeof *order, by_name);
 	free(n->rank);
-	n->rank = xcalloc(count + 1, sizeof *n->rank);
+	n->rank = xcalloc(count, sizeof *n->rank);
 	for (i = 0; i < count; i++)
 		n->rank[order[i]] = i;
 	free(order);

@@ -48,7 +48,7 @@ static json_t *
 nodes_json(const struct plan *p, json_t *released)
 {
 	json_t *out = json_array();
-	long *left = xcalloc(p->m->noffers + 1, sizeof *left), k, added = 0;
+	long *left = xcalloc(p->m->noffers, sizeof *left), k, added = 0;
 	char id[32];
 	size_t i, o;
 

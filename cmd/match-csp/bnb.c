@@ -46,8 +46,8 @@ push(struct search *s, const double *lo, const double *up, double bound)
 		s->stack = xreallocarray(s->stack, s->cap, sizeof *s->stack);
 	}
 	b = &s->stack[s->depth++];
-	b->lo = xmalloc(n * sizeof *b->lo + 1);
-	b->up = xmalloc(n * sizeof *b->up + 1);
+	b->lo = xmalloc(n * sizeof *b->lo);
+	b->up = xmalloc(n * sizeof *b->up);
 	memcpy(b->lo, lo, n * sizeof *lo);
 	memcpy(b->up, up, n * sizeof *up);
 	b->bound = bound;
@@ -234,8 +234,8 @@ bnb_solve(const struct inst *in, const struct mc_limits *lim, long *x,
 	s.mp = &mp;
 	s.lim = lim;
 	s.st = st;
-	s.x = xcalloc(mp.n + 1, sizeof *s.x);
-	s.best = xcalloc(mp.n + 1, sizeof *s.best);
+	s.x = xcalloc(mp.n, sizeof *s.x);
+	s.best = xcalloc(mp.n, sizeof *s.best);
 	s.started = s.reported = now_seconds();
 	st->method = "branch-and-bound";
 	status = search(&s, bound);

@@ -59,7 +59,7 @@ static unsigned char *
 mask(const struct cc *c, const struct expr *sel, const struct expr *arg,
     int neg)
 {
-	unsigned char *mk = xcalloc(c->p->noffers + 1, 1);
+	unsigned char *mk = xcalloc(c->p->noffers, 1);
 	size_t o;
 
 	for (o = 0; o < c->p->noffers; o++)
@@ -97,7 +97,7 @@ add_row(struct cc *c, double *coef, enum sense s, double rhs)
 static void
 add_exists(struct cc *c, unsigned char *mk)
 {
-	double *coef = xcalloc(c->p->noffers + 1, sizeof *coef);
+	double *coef = xcalloc(c->p->noffers, sizeof *coef);
 	size_t o;
 
 	for (o = 0; o < c->p->noffers; o++)
@@ -137,7 +137,7 @@ partition(struct cc *c, const struct expr *e, enum part_kind k,
 	pt->kind = k;
 	pt->sense = s;
 	pt->rhs = rhs;
-	pt->cls = xcalloc(p->noffers + 1, sizeof *pt->cls);
+	pt->cls = xcalloc(p->noffers, sizeof *pt->cls);
 	idmap_init(&ids);
 	for (o = 0; o < p->noffers; o++) {
 		pt->cls[o] = MC_NONE;
@@ -170,7 +170,7 @@ lin_agg(struct cc *c, const struct expr *e, double scale, struct lin *out)
 		return unsupported(c, e, "min, max and ->asSet()->size() "
 		    "can only be compared with a constant");
 	if (out->coef == NULL)
-		out->coef = xcalloc(c->p->noffers + 1, sizeof *out->coef);
+		out->coef = xcalloc(c->p->noffers, sizeof *out->coef);
 	for (o = 0; o < c->p->noffers; o++) {
 		if (!eval_true(e->sel, c->m, o))
 			continue;
@@ -237,7 +237,7 @@ row(struct cc *c, const struct expr *e, enum ex_kind kind, struct lin *l)
 	int ints;
 
 	if (l->coef == NULL)
-		l->coef = xcalloc(c->p->noffers + 1, sizeof *l->coef);
+		l->coef = xcalloc(c->p->noffers, sizeof *l->coef);
 	ints = integral(l->coef, c->p->noffers);
 	switch (kind) {
 	case EX_EQ: add_row(c, l->coef, S_EQ, rhs); return 0;
@@ -286,7 +286,7 @@ static unsigned char *
 cmp_mask(const struct cc *c, const struct expr *agg, enum ex_kind k,
     double x)
 {
-	unsigned char *mk = xcalloc(c->p->noffers + 1, 1);
+	unsigned char *mk = xcalloc(c->p->noffers, 1);
 	struct val v;
 	size_t o;
 
@@ -423,7 +423,7 @@ objective(struct cc *c, const struct expr *e)
 		return -1;
 	}
 	free(p->obj);
-	p->obj = l.coef ? l.coef : xcalloc(p->noffers + 1, sizeof *p->obj);
+	p->obj = l.coef ? l.coef : xcalloc(p->noffers, sizeof *p->obj);
 	p->obj_const = l.c0;
 	p->maximise = e->maximise;
 	p->obj_req = c->req;
@@ -473,7 +473,7 @@ problem_compile(struct mc_problem *p, const struct mc_model *m,
 	p->nreqs = nreqs;
 	p->nodes = nodes;
 	p->obj_req = MC_NONE;
-	p->obj = xcalloc(p->noffers + 1, sizeof *p->obj);
+	p->obj = xcalloc(p->noffers, sizeof *p->obj);
 	for (o = 0; o < p->noffers; o++)
 		p->obj[o] = m->offers[o].price;
 	for (i = 0; i < nreqs; i++) {

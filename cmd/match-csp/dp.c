@@ -104,7 +104,7 @@ make_row(const struct inst *in, size_t r, struct drow *d)
 		b = -b;
 		d->s = d->s == S_LE ? S_GE : d->s == S_GE ? S_LE : S_EQ;
 	}
-	d->a = xcalloc(in->n + 1, sizeof *d->a);
+	d->a = xcalloc(in->n, sizeof *d->a);
 	for (v = 0; v < in->n; v++) {
 		d->a[v] = (long)(sign * in->a[r][v]);
 		g = gcd(g, d->a[v]);
@@ -143,7 +143,7 @@ make_rows(struct dp *dp)
 	size_t r;
 	int k;
 
-	dp->rows = xcalloc(in->nrows + 1, sizeof *dp->rows);
+	dp->rows = xcalloc(in->nrows, sizeof *dp->rows);
 	dp->radix[0] = in->N + 1;
 	dp->nstates = in->N + 1;
 	for (r = 0; r < in->nrows; r++) {
@@ -177,7 +177,7 @@ make_groups(struct dp *dp)
 	size_t up = unique_part(in), ncls = up == MC_NONE ? 0 :
 	    in->part[up]->ncls, c, v, k = 0;
 
-	dp->groups = xcalloc(in->n + 1, sizeof *dp->groups);
+	dp->groups = xcalloc(in->n, sizeof *dp->groups);
 	dp->gstart = xcalloc(ncls + in->n + 2, sizeof *dp->gstart);
 	dp->unique = xcalloc(ncls + in->n + 2, sizeof *dp->unique);
 	for (c = 0; c < ncls; c++) {
@@ -354,8 +354,8 @@ run_tables(const struct dp *dp, const struct mc_limits *lim, long *x,
 
 	t.cur = xcalloc((size_t)dp->nstates, sizeof *t.cur);
 	t.next = xcalloc((size_t)dp->nstates, sizeof *t.next);
-	t.from = xcalloc(cells + 1, sizeof *t.from);
-	t.how = xcalloc(cells + 1, sizeof *t.how);
+	t.from = xcalloc(cells, sizeof *t.from);
+	t.how = xcalloc(cells, sizeof *t.how);
 	for (s = 0; s < dp->nstates; s++)
 		t.cur[s] = INFINITY;
 	t.cur[initial(dp)] = 0;

@@ -449,7 +449,7 @@ hw_locations(struct mc_model *m, const struct reader *r,
 	}
 	if (!h->locations.present)
 		return 0;
-	t->locs = xcalloc(h->locations.n + 1, sizeof *t->locs);
+	t->locs = xcalloc(h->locations.n, sizeof *t->locs);
 	for (i = 0; i < h->locations.n; i++)
 		if (resolve(&m->loc_ids, keep(m, r,
 		    r->pool[h->locations.first + i]), &t->locs[t->nlocs++]) < 0)

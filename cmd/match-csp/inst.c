@@ -103,10 +103,10 @@ cmp_size(const void *a, const void *b)
 static void
 reduce(struct inst *in)
 {
-	size_t *order = xcalloc(in->n + 1, sizeof *order), *keep;
+	size_t *order = xcalloc(in->n, sizeof *order), *keep;
 	size_t i, j, start = 0, nkeep = 0;
 
-	keep = xcalloc(in->n + 1, sizeof *keep);
+	keep = xcalloc(in->n, sizeof *keep);
 	for (i = 0; i < in->n; i++)
 		order[i] = i;
 	sort_in = in;
@@ -141,16 +141,16 @@ static void
 alloc_inst(struct inst *in, const struct mc_problem *p,
     const unsigned char *active)
 {
-	size_t r, k, n = p->noffers + 1;
+	size_t r, k, n = p->noffers;
 
 	in->offer = xcalloc(n, sizeof *in->offer);
 	in->cost = xcalloc(n, sizeof *in->cost);
 	in->lo = xcalloc(n, sizeof *in->lo);
 	in->hi = xcalloc(n, sizeof *in->hi);
-	in->a = xcalloc(p->nrows + 1, sizeof *in->a);
-	in->b = xcalloc(p->nrows + 1, sizeof *in->b);
-	in->s = xcalloc(p->nrows + 1, sizeof *in->s);
-	in->rowreq = xcalloc(p->nrows + 1, sizeof *in->rowreq);
+	in->a = xcalloc(p->nrows, sizeof *in->a);
+	in->b = xcalloc(p->nrows, sizeof *in->b);
+	in->s = xcalloc(p->nrows, sizeof *in->s);
+	in->rowreq = xcalloc(p->nrows, sizeof *in->rowreq);
 	for (r = 0; r < p->nrows; r++)
 		if (active[p->rows[r].req]) {
 			in->rowreq[in->nrows] = p->rows[r].req;
@@ -158,8 +158,8 @@ alloc_inst(struct inst *in, const struct mc_problem *p,
 			in->b[in->nrows] = p->rows[r].rhs;
 			in->s[in->nrows++] = p->rows[r].sense;
 		}
-	in->part = xcalloc(p->nparts + 1, sizeof *in->part);
-	in->cls = xcalloc(p->nparts + 1, sizeof *in->cls);
+	in->part = xcalloc(p->nparts, sizeof *in->part);
+	in->cls = xcalloc(p->nparts, sizeof *in->cls);
 	for (k = 0; k < p->nparts; k++)
 		if (active[p->parts[k].req]) {
 			in->cls[in->nparts] = xcalloc(n, sizeof **in->cls);

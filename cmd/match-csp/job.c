@@ -54,7 +54,7 @@ job_load(struct access *a, const json_t *doc, struct mc_job *j,
 	memset(j, 0, sizeof *j);
 	*disc_out = NULL;
 	j->reqs = xcalloc(json_array_size(json_object_get(doc,
-	    "requirements")) + 1, sizeof *j->reqs);
+	    "requirements")), sizeof *j->reqs);
 	if (acc_as_object(a, doc) < 0 || acc_check_keys(a, doc, job_keys) < 0 ||
 	    acc_get_string(a, doc, "name", ACC_OPTIONAL, &j->name) < 0 ||
 	    acc_each_element(a, doc, "requirements", ACC_OPTIONAL, add_req,
@@ -131,8 +131,8 @@ load_running(struct access *a, const json_t *doc, const struct mc_model *m,
 	int r;
 
 	idmap_init(&c.ids);
-	j->running = xcalloc(json_array_size(json_object_get(doc, "running")) +
-	    1, sizeof *j->running);
+	j->running = xcalloc(json_array_size(json_object_get(doc, "running")),
+	    sizeof *j->running);
 	r = acc_each_element(a, doc, "running", ACC_OPTIONAL, load_node, &c) < 0 ||
 	    acc_each_element(a, doc, "failed", ACC_OPTIONAL, mark_failed,
 	    &c) < 0 ? -1 : 0;
@@ -208,7 +208,7 @@ load_errors(struct access *a, const json_t *doc, const struct mc_model *m,
 {
 	struct nodes_ctx c = { m, j, { 0 } };
 
-	j->errors = xcalloc(json_array_size(json_object_get(doc, "errors")) + 1,
+	j->errors = xcalloc(json_array_size(json_object_get(doc, "errors")),
 	    sizeof *j->errors);
 	return acc_each_element(a, doc, "errors", ACC_OPTIONAL, add_error, &c);
 }

@@ -155,9 +155,9 @@ write_lp(FILE *fp, const struct plan *p, const struct inst *in,
 int
 lp_export(struct plan *p)
 {
-	unsigned char *active = xcalloc(p->j->nreqs + 1, 1);
-	long *lo = xcalloc(p->m->noffers + 1, sizeof *lo);
-	long *hi = xcalloc(p->m->noffers + 1, sizeof *hi);
+	unsigned char *active = xcalloc(p->j->nreqs, 1);
+	long *lo = xcalloc(p->m->noffers, sizeof *lo);
+	long *hi = xcalloc(p->m->noffers, sizeof *hi);
 	struct mc_stats st;
 	struct inst in;
 	struct milp mp;

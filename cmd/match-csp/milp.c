@@ -112,16 +112,16 @@ alloc_milp(struct milp *mp, const struct inst *in)
 	memset(mp, 0, sizeof *mp);
 	mp->nx = in->n;
 	mp->n = in->n + ny;
-	mp->A = xcalloc(m * mp->n + 1, sizeof *mp->A);
-	mp->b = xcalloc(m + 1, sizeof *mp->b);
-	mp->sense = xcalloc(m + 1, 1);
-	mp->rowname = xcalloc(m + 1, sizeof *mp->rowname);
-	mp->rowpart = xcalloc(m + 1, sizeof *mp->rowpart);
-	mp->c = xcalloc(mp->n + 1, sizeof *mp->c);
-	mp->lo = xcalloc(mp->n + 1, sizeof *mp->lo);
-	mp->up = xcalloc(mp->n + 1, sizeof *mp->up);
-	mp->ypart = xcalloc(ny + 1, sizeof *mp->ypart);
-	mp->ycls = xcalloc(ny + 1, sizeof *mp->ycls);
+	mp->A = xcalloc(m * mp->n, sizeof *mp->A);
+	mp->b = xcalloc(m, sizeof *mp->b);
+	mp->sense = xcalloc(m, 1);
+	mp->rowname = xcalloc(m, sizeof *mp->rowname);
+	mp->rowpart = xcalloc(m, sizeof *mp->rowpart);
+	mp->c = xcalloc(mp->n, sizeof *mp->c);
+	mp->lo = xcalloc(mp->n, sizeof *mp->lo);
+	mp->up = xcalloc(mp->n, sizeof *mp->up);
+	mp->ypart = xcalloc(ny, sizeof *mp->ypart);
+	mp->ycls = xcalloc(ny, sizeof *mp->ycls);
 }
 
 void

@@ -77,8 +77,8 @@ mitigate(struct plan *p)
 {
 	size_t i;
 
-	p->banned = xcalloc(p->m->noffers + 1, 1);
-	p->mits = xcalloc(p->j->nerrors + 1, sizeof *p->mits);
+	p->banned = xcalloc(p->m->noffers, 1);
+	p->mits = xcalloc(p->j->nerrors, sizeof *p->mits);
 	for (i = 0; i < p->j->nerrors; i++)
 		apply(p, i);
 }

@@ -197,7 +197,7 @@ load_locs_of(struct access *a, const json_t *v, const struct mc_model *m,
 	}
 	if (json_object_get(v, "locations") == NULL)
 		return 0;
-	t->locs = xcalloc(json_array_size(json_object_get(v, "locations")) + 1,
+	t->locs = xcalloc(json_array_size(json_object_get(v, "locations")),
 	    sizeof *t->locs);
 	return acc_each_element(a, v, "locations", ACC_REQUIRED, add_loc, ctx);
 }

@@ -43,8 +43,8 @@ solve_with(struct plan *p, const unsigned char *active, int keep, int first,
     struct mc_result *r)
 {
 	struct mc_limits lim;
-	long *lo = xcalloc(p->m->noffers + 1, sizeof *lo);
-	long *hi = xcalloc(p->m->noffers + 1, sizeof *hi);
+	long *lo = xcalloc(p->m->noffers, sizeof *lo);
+	long *hi = xcalloc(p->m->noffers, sizeof *hi);
 	double t = now_seconds();
 
 	plan_bounds(p, keep, lo, hi);
@@ -80,7 +80,7 @@ explain(struct plan *p)
 {
 	size_t i, n = p->j->nreqs;
 
-	p->conflict = xcalloc(n + 1, 1);
+	p->conflict = xcalloc(n, 1);
 	memset(p->conflict, 1, n);
 	p->conflict_minimal = 1;
 	p->conflict_running = p->keep;
@@ -100,7 +100,7 @@ explain(struct plan *p)
 static unsigned char *
 all_active(const struct plan *p)
 {
-	unsigned char *a = xcalloc(p->j->nreqs + 1, 1);
+	unsigned char *a = xcalloc(p->j->nreqs, 1);
 
 	memset(a, 1, p->j->nreqs);
 	return a;

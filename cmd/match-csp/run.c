@@ -75,8 +75,8 @@ parse_all(struct input *in)
 	char path[48];
 
 	in->ar = arena_new();
-	in->srcs = xcalloc(n + 1, sizeof *in->srcs);
-	in->reqs = xcalloc(n + 1, sizeof *in->reqs);
+	in->srcs = xcalloc(n, sizeof *in->srcs);
+	in->reqs = xcalloc(n, sizeof *in->reqs);
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof path, ".requirements[%zu]", i);
 		in->srcs[i].file = in->a.file;
@@ -135,7 +135,7 @@ setup_plan(struct plan *p, const struct input *in, const struct options *o)
 	p->o = o->plan;
 	p->o.label = in->a.file;
 	p->N = o->plan.nodes >= 0 ? o->plan.nodes : in->job.nodes;
-	p->kept = xcalloc(in->model.noffers + 1, sizeof *p->kept);
+	p->kept = xcalloc(in->model.noffers, sizeof *p->kept);
 	for (i = 0; i < in->job.nrunning; i++)
 		if (!in->job.running[i].failed) {
 			p->kept[in->job.running[i].offer]++;

@@ -39,9 +39,9 @@ spx_alloc(struct spx *s, const struct milp *mp)
 	s->m = mp->m;
 	s->ns = mp->n;
 	s->n = mp->n + 2 * mp->m;
-	s->T = xcalloc(s->m * s->n + 1, sizeof *s->T);
-	s->beta = xcalloc(s->m + 1, sizeof *s->beta);
-	s->basis = xcalloc(s->m + 1, sizeof *s->basis);
+	s->T = xcalloc(s->m * s->n, sizeof *s->T);
+	s->beta = xcalloc(s->m, sizeof *s->beta);
+	s->basis = xcalloc(s->m, sizeof *s->basis);
 	s->lb = xcalloc(s->n, sizeof *s->lb);
 	s->ub = xcalloc(s->n, sizeof *s->ub);
 	s->x = xcalloc(s->n, sizeof *s->x);

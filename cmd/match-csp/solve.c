@@ -46,9 +46,9 @@ solve(const struct mc_problem *p, const unsigned char *active,
 	size_t v;
 
 	memset(r, 0, sizeof *r);
-	r->count = xcalloc(p->noffers + 1, sizeof *r->count);
+	r->count = xcalloc(p->noffers, sizeof *r->count);
 	inst_build(&in, p, active, lo, hi, lim->reduce, &r->st);
-	x = xcalloc(in.n + 1, sizeof *x);
+	x = xcalloc(in.n, sizeof *x);
 	r->status = in.infeasible ? ST_INFEASIBLE :
 	    dp_then_bnb(&in, lim, x, &bound, &r->found, &r->st);
 	for (v = 0; r->found && v < in.n; v++)

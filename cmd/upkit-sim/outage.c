@@ -134,7 +134,7 @@ void
 outages_violations(const struct outages *o, const struct world *w, size_t t,
     struct tenant_totals *tot, json_t *arr)
 {
-	ms_t *b = xcalloc(2 * o->n + 1, sizeof *b), vstart = 0;
+	ms_t *b = xcalloc(2 * o->n, sizeof *b), vstart = 0;
 	size_t nb = 0, i;
 	long vms = 0;
 

@@ -150,7 +150,7 @@ batch_outages(struct roll *r, struct placement *p,
 static void
 run_batch(struct roll *r, struct placement *p, const size_t *batch, size_t n)
 {
-	unsigned char *in_batch = xcalloc(r->nh + 1, 1);
+	unsigned char *in_batch = xcalloc(r->nh, 1);
 	unsigned char *how_out = xcalloc(r->nv, 1);	/* enum vm_outage */
 	ms_t mig = 0, up = 0;
 	size_t i, v, h;
@@ -198,10 +198,10 @@ copy_placement(const struct roll *r, struct placement *to,
 static void
 placement_alloc(const struct roll *r, struct placement *p)
 {
-	p->host_of = xcalloc(r->nv + 1, sizeof *p->host_of);
-	p->load = xcalloc(r->nh + 1, sizeof *p->load);
-	p->in_group = xcalloc(r->nh * r->ng + 1, sizeof *p->in_group);
-	p->tot = xcalloc(r->nt + 1, sizeof *p->tot);
+	p->host_of = xcalloc(r->nv, sizeof *p->host_of);
+	p->load = xcalloc(r->nh, sizeof *p->load);
+	p->in_group = xcalloc(r->nh * r->ng, sizeof *p->in_group);
+	p->tot = xcalloc(r->nt, sizeof *p->tot);
 	p->t = 0;
 }
 
@@ -234,7 +234,7 @@ choose(struct roll *r, struct placement *level, size_t depth, uint64_t left,
 
 	if (nb == want) {
 		uint64_t rest = left;
-		size_t *hosts = xcalloc(nb + 1, sizeof *hosts);
+		size_t *hosts = xcalloc(nb, sizeof *hosts);
 
 		for (i = 0; i < nb; i++) {
 			hosts[i] = r->todo[batch[i]];
@@ -278,7 +278,7 @@ static void
 sample(struct roll *r, struct placement *p, const struct placement *start,
     struct prng *g)
 {
-	size_t *order = xcalloc(r->ntodo + 1, sizeof *order), i, j, t;
+	size_t *order = xcalloc(r->ntodo, sizeof *order), i, j, t;
 
 	for (i = 0; i < r->ntodo; i++)
 		order[i] = r->todo[i];
@@ -333,7 +333,7 @@ simulate_all(struct roll *r, const struct placement *start)
 		placement_alloc(r, &level[d]);
 	copy_placement(r, &level[0], start);
 	if (r->opt->samples == 0) {
-		batch = xcalloc(r->ntodo + 1, sizeof *batch);
+		batch = xcalloc(r->ntodo, sizeof *batch);
 		enumerate(r, level, 0, r->ntodo == 64 ? UINT64_MAX :
 		    ((uint64_t)1 << r->ntodo) - 1, batch);
 		free(batch);
@@ -415,11 +415,11 @@ setup_hosts(struct roll *r, const struct sysconf *sc, const struct rgraph *rg,
 {
 	size_t i;
 
-	r->cap = xcalloc(sc->nresources + 1, sizeof *r->cap);
-	r->up_ms = xcalloc(sc->nresources + 1, sizeof *r->up_ms);
-	r->mig_ms = xcalloc(sc->nresources + 1, sizeof *r->mig_ms);
-	r->work = xcalloc(sc->nresources + 1, sizeof *r->work);
-	r->todo = xcalloc(sc->nresources + 1, sizeof *r->todo);
+	r->cap = xcalloc(sc->nresources, sizeof *r->cap);
+	r->up_ms = xcalloc(sc->nresources, sizeof *r->up_ms);
+	r->mig_ms = xcalloc(sc->nresources, sizeof *r->mig_ms);
+	r->work = xcalloc(sc->nresources, sizeof *r->work);
+	r->todo = xcalloc(sc->nresources, sizeof *r->todo);
 	for (i = 0; i < sc->nresources; i++) {
 		const struct resource *x = &sc->resources[i];
 
@@ -445,9 +445,9 @@ setup_vms(struct roll *r, const struct sysconf *sc, const long *host_of_res,
 	long g;
 
 	idmap_init(&groups);
-	r->vm_tenant = xcalloc(sc->nvms + 1, sizeof *r->vm_tenant);
-	r->vm_group = xcalloc(sc->nvms + 1, sizeof *r->vm_group);
-	r->group_size = xcalloc(sc->nvms + 1, sizeof *r->group_size);
+	r->vm_tenant = xcalloc(sc->nvms, sizeof *r->vm_tenant);
+	r->vm_group = xcalloc(sc->nvms, sizeof *r->vm_group);
+	r->group_size = xcalloc(sc->nvms, sizeof *r->group_size);
 	r->nt = sc->ntenants;
 	for (i = 0; i < sc->nvms; i++)
 		if (host_of_res[sc->vms[i].host] >= 0) {
@@ -503,7 +503,7 @@ rolling_run(const struct options *o, const struct sysconf *sc,
 {
 	struct roll r = { 0 };
 	struct placement start;
-	long *host_of_res = xcalloc(sc->nresources + 1, sizeof *host_of_res);
+	long *host_of_res = xcalloc(sc->nresources, sizeof *host_of_res);
 	int status;
 
 	r.opt = o;

@@ -288,7 +288,7 @@ run_group(struct sim *s, const json_t *group, ms_t start, json_t *failed)
 		return start;
 	}
 	g.failed = json_object_get(failed, world_str(group, "id")) != NULL;
-	g.done = xcalloc(json_array_size(actions) + 1, sizeof *g.done);
+	g.done = xcalloc(json_array_size(actions), sizeof *g.done);
 	json_array_foreach(actions, i, a)
 		run_action(&g, a);
 	for (i = 0; i < g.ndone; i++)

@@ -264,7 +264,7 @@ summary_run(const struct options *o, json_t *doc)
 	const json_t *sim = json_object_get(rep, "sim");
 	const json_t *totals = json_object_get(sim, "totals");
 	const json_t *tenants = json_object_get(totals, "tenants");
-	struct tenant_totals *t = xcalloc(json_object_size(tenants) + 1,
+	struct tenant_totals *t = xcalloc(json_object_size(tenants),
 	    sizeof *t);
 	struct agg g = { 0 };
 	json_t *sum;

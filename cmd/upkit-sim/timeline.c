@@ -81,7 +81,7 @@ static void
 sort_events(json_t *events)
 {
 	size_t n = json_array_size(events), i;
-	json_t **v = xcalloc(n + 1, sizeof *v), *sorted = json_array();
+	json_t **v = xcalloc(n, sizeof *v), *sorted = json_array();
 
 	for (i = 0; i < n; i++)
 		v[i] = json_array_get(events, i);
@@ -123,7 +123,7 @@ timeline_load(struct sim *s, const char *file)
 		events = json_object_get(doc, "events");
 		sort_events(events);
 		s->timeline = json_incref(events);
-		s->timeline_done = xcalloc(json_array_size(events) + 1, 1);
+		s->timeline_done = xcalloc(json_array_size(events), 1);
 	}
 	json_decref(doc);
 	return status;

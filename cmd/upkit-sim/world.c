@@ -48,8 +48,8 @@ index_vms(struct world *w)
 		n += json_array_size(json_object_get(world_tenant(w, t), "vms"));
 	free(w->vms);
 	free(w->vm_tenant);
-	w->vms = xcalloc(n + 1, sizeof *w->vms);
-	w->vm_tenant = xcalloc(n + 1, sizeof *w->vm_tenant);
+	w->vms = xcalloc(n, sizeof *w->vms);
+	w->vm_tenant = xcalloc(n, sizeof *w->vm_tenant);
 	w->nvms = 0;
 	idmap_free(&w->vm_ids);
 	idmap_init(&w->vm_ids);

@@ -123,8 +123,8 @@ replay_step3(struct vmp *p, json_t *doc)
 	json_t *sched = json_object_get(doc, "schedule");
 	int r;
 
-	p->done = xcalloc(p->in.cg.ngroups + 1, 1);
-	p->svc = xcalloc(p->cl.nhosts + 1, 1);
+	p->done = xcalloc(p->in.cg.ngroups, 1);
+	p->svc = xcalloc(p->cl.nhosts, 1);
 	access_enter_key(p->a, "schedule");
 	r = schedule_check(p->a, sched);
 	if (r == 0)

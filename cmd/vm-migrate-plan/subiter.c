@@ -49,7 +49,7 @@ index_groups(struct vmp *p)
 	size_t n = p->cl.ngroups, v, *fill;
 
 	p->group_first = xcalloc(n + 2, sizeof *p->group_first);
-	p->group_vms = xmalloc((p->in.sc.nvms + 1) * sizeof *p->group_vms);
+	p->group_vms = xmalloc(p->in.sc.nvms * sizeof *p->group_vms);
 	for (v = 0; v < p->in.sc.nvms; v++)
 		p->group_first[p->cl.vm_group[v] + 1]++;
 	for (v = 0; v < n; v++)
@@ -356,7 +356,7 @@ budget(const struct vmp *p, const struct pick *c, size_t n,
 	size_t i;
 	long scaling;
 
-	memset(first, 0, p->in.sc.ntenants + 1);
+	memset(first, 0, p->in.sc.ntenants);
 	for (i = 0; i < n; i++)
 		if (!has_new[c[i].tenant])
 			first[c[i].tenant] = 1;
@@ -382,7 +382,7 @@ select_exact(const struct vmp *p, struct pick *c, size_t n,
 	size_t i, k = 0, t;
 	int newcomer;
 
-	memset(first, 0, p->in.sc.ntenants + 1);
+	memset(first, 0, p->in.sc.ntenants);
 	newresv_init(p, &r, NULL);
 	for (i = 0; i < n; i++) {
 		t = c[i].tenant;
@@ -423,7 +423,7 @@ keep_reservation(struct vmp *p, struct pick *c, size_t n, size_t moved,
 		p->cursor = 0;	/* the host has room again */
 	}
 	newresv_free(&r);
-	memset(first, 0, p->in.sc.ntenants + 1);
+	memset(first, 0, p->in.sc.ntenants);
 	for (i = 0; i < n; i++)
 		if (c[i].to != NONE && !has_new[c[i].tenant])
 			first[c[i].tenant] = 1;
@@ -484,7 +484,7 @@ index_new_hosts(struct vmp *p)
 {
 	size_t h;
 
-	p->new_hosts = xmalloc((p->cl.nhosts + 1) * sizeof *p->new_hosts);
+	p->new_hosts = xmalloc(p->cl.nhosts * sizeof *p->new_hosts);
 	for (h = 0; h < p->cl.nhosts; h++)
 		if (p->cl.part[h] == PART_NEW && p->cl.usable[h] &&
 		    p->ready[p->cl.domain[h]])
@@ -577,7 +577,7 @@ tenant_ids(const struct vmp *p, const unsigned char *first)
 static size_t
 move_picks(struct vmp *p, struct pick *c, size_t n, struct hv_product *src)
 {
-	unsigned char *chosen = xcalloc(p->cl.ngroups + 1, 1);
+	unsigned char *chosen = xcalloc(p->cl.ngroups, 1);
 	size_t i, moved = 0;
 
 	for (i = 0; i < n; i++)
@@ -602,11 +602,11 @@ move_picks(struct vmp *p, struct pick *c, size_t n, struct hv_product *src)
 static void
 sub_iterations(struct vmp *p)
 {
-	struct pick *c = xcalloc(p->cl.ngroups + 1, sizeof *c);
-	struct hv_product *src = xcalloc(p->cl.ngroups + 1, sizeof *src);
-	long *old = xcalloc(p->in.sc.ntenants + 1, sizeof *old), moved = 0, b, A;
-	unsigned char *has_new = xcalloc(p->in.sc.ntenants + 1, 1);
-	unsigned char *first = xcalloc(p->in.sc.ntenants + 1, 1);
+	struct pick *c = xcalloc(p->cl.ngroups, sizeof *c);
+	struct hv_product *src = xcalloc(p->cl.ngroups, sizeof *src);
+	long *old = xcalloc(p->in.sc.ntenants, sizeof *old), moved = 0, b, A;
+	unsigned char *has_new = xcalloc(p->in.sc.ntenants, 1);
+	unsigned char *first = xcalloc(p->in.sc.ntenants, 1);
 	json_t *list = json_array();
 	size_t n, w, j;
 

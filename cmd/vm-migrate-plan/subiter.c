@@ -282,13 +282,13 @@ by_load_asc(const void *x, const void *y)
 static size_t
 host_candidates(const struct vmp *p, struct pick *c, const long *old)
 {
-	size_t *hosts = xmalloc((p->cl.nhosts + 1) * sizeof *hosts);
-	unsigned char *taken = xcalloc(p->cl.ngroups + 1, 1);
-	unsigned char *first_rank = xmalloc(p->cl.ngroups + 1);
+	size_t *hosts = xcalloc(p->cl.nhosts, sizeof *hosts);
+	unsigned char *taken = xcalloc(p->cl.ngroups, 1);
+	unsigned char *first_rank = xmalloc(p->cl.ngroups);
 	size_t nh = 0, h, i, v, n = 0;
 
 	/* with -s, a group's standbys go before its others */
-	memset(first_rank, 3, p->cl.ngroups + 1);
+	memset(first_rank, 3, p->cl.ngroups);
 	for (v = 0; v < p->in.sc.nvms; v++)
 		if (vmp_movable(p, v) && role_rank(p, v) <
 		    first_rank[p->cl.vm_group[v]])

@@ -109,14 +109,19 @@ drop_resource(struct sim *s, const char *id)
 	world_reindex(&s->world);
 }
 
+/* remember_resource: what an action on id may change, to revert it:
+ * the resource, and the dependencies only when it is created or
+ * deleted (copying them for every action was quadratic). */
 static void
-remember_resource(struct sim *s, const char *id, struct effect *e)
+remember_resource(struct sim *s, const char *id, const char *op,
+    struct effect *e)
 {
 	json_t *r = world_resource(&s->world, id);
 
 	e->res = xstrdup(id);
 	e->old_res = r != NULL ? json_deep_copy(r) : NULL;
-	e->old_deps = json_deep_copy(dependencies(s));
+	if (strcmp(op, "create") == 0 || strcmp(op, "delete") == 0)
+		e->old_deps = json_deep_copy(dependencies(s));
 }
 
 /* product_change: install, remove, create or delete of an RG action. */
@@ -172,11 +177,10 @@ effect_apply(struct sim *s, const json_t *action, struct effect *e)
 			return 0;
 		e->vm = xstrdup(world_str(action, "vm"));
 		e->old_host = xstrdup(world_str(vm, "host"));
-		json_object_set_new(vm, "host",
-		    json_string(world_str(action, "destination")));
+		world_move(&s->world, vm, world_str(action, "destination"));
 		return 0;
 	}
-	remember_resource(s, id, e);
+	remember_resource(s, id, op, e);
 	if (strcmp(op, "activate") == 0 || strcmp(op, "deactivate") == 0)
 		world_set_status(&s->world, id, op[0] == 'a' ? "active" :
 		    "deactivated");
@@ -204,7 +208,8 @@ restore_resource(struct sim *s, struct effect *e)
 	} else {
 		json_array_append(arr, e->old_res);
 	}
-	json_object_set(s->world.system, "dependencies", e->old_deps);
+	if (e->old_deps != NULL)
+		json_object_set(s->world.system, "dependencies", e->old_deps);
 	world_reindex(&s->world);
 }
 
@@ -215,7 +220,7 @@ effect_revert(struct sim *s, struct effect *e)
 
 	if (e->vm != NULL &&
 	    (vm = world_vm(&s->world, e->vm, NULL)) != NULL)
-		json_object_set_new(vm, "host", json_string(e->old_host));
+		world_move(&s->world, vm, e->old_host);
 	if (e->res != NULL)
 		restore_resource(s, e);
 }

@@ -60,55 +60,38 @@ cmp_ms(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* group_size: the VMs of the tenant's anti-affinity group. */
-static long
-group_size(const struct world *w, size_t t, const char *group)
-{
-	long n = 0;
-	size_t i;
-
-	for (i = 0; i < w->nvms; i++) {
-		const char *g = world_str(w->vms[i], "group");
-
-		if (w->vm_tenant[i] == t && strcmp(g != NULL ? g :
-		    world_str(w->vms[i], "id"), group) == 0)
-			n++;
-	}
-	return n;
-}
-
 /* A tenant's state during one segment between two boundaries. */
 struct segment {
 	long out;		/* distinct VMs out */
 	int app_out;		/* an anti-affinity group is down */
 };
 
-/* segment_at: who is out during [t0, t1) (outages of tenant only). */
+/* segment_at: who is out during [t0, t1), among the n outages of the
+ * tenant in mine. */
 static struct segment
-segment_at(const struct outages *o, const struct world *w, size_t tenant,
-    ms_t t0, ms_t t1)
+segment_at(const struct outage *const *mine, size_t n, const struct world *w,
+    size_t tenant, ms_t t0, ms_t t1)
 {
 	struct segment sg = { 0, 0 };
 	size_t i, j;
 
-	for (i = 0; i < o->n; i++) {
-		const struct outage *x = &o->v[i];
+	for (i = 0; i < n; i++) {
+		const struct outage *x = mine[i];
 		long in_group = 0;
 		int dup = 0;
 
-		if (x->tenant != tenant || x->start > t0 || x->end < t1)
+		if (x->start > t0 || x->end < t1)
 			continue;
 		for (j = 0; j < i && !dup; j++)
-			dup = o->v[j].tenant == tenant && o->v[j].start <= t0 &&
-			    o->v[j].end >= t1 && strcmp(o->v[j].vm, x->vm) == 0;
+			dup = mine[j]->start <= t0 && mine[j]->end >= t1 &&
+			    strcmp(mine[j]->vm, x->vm) == 0;
 		if (dup)
 			continue;
 		sg.out++;
-		for (j = 0; j < o->n; j++)
-			in_group += o->v[j].tenant == tenant &&
-			    o->v[j].start <= t0 && o->v[j].end >= t1 &&
-			    strcmp(o->v[j].group, x->group) == 0;
-		if (in_group >= 2 || group_size(w, tenant, x->group) <= 1)
+		for (j = 0; j < n; j++)
+			in_group += mine[j]->start <= t0 && mine[j]->end >= t1 &&
+			    strcmp(mine[j]->group, x->group) == 0;
+		if (in_group >= 2 || world_group_size(w, tenant, x->group) <= 1)
 			sg.app_out = 1;
 	}
 	return sg;
@@ -135,11 +118,13 @@ outages_violations(const struct outages *o, const struct world *w, size_t t,
     struct tenant_totals *tot, json_t *arr)
 {
 	ms_t *b = xcalloc(2 * o->n, sizeof *b), vstart = 0;
-	size_t nb = 0, i;
+	const struct outage **mine = xcalloc(o->n, sizeof *mine);
+	size_t nb = 0, n = 0, i;
 	long vms = 0;
 
 	for (i = 0; i < o->n; i++)
 		if (o->v[i].tenant == t) {
+			mine[n++] = &o->v[i];
 			b[nb++] = o->v[i].start;
 			b[nb++] = o->v[i].end;
 			tot->vm_outage_ms += o->v[i].end - o->v[i].start;
@@ -150,7 +135,7 @@ outages_violations(const struct outages *o, const struct world *w, size_t t,
 
 		if (b[i] == b[i + 1])
 			continue;
-		sg = segment_at(o, w, t, b[i], b[i + 1]);
+		sg = segment_at(mine, n, w, t, b[i], b[i + 1]);
 		if (sg.out > 0 && vms == 0)
 			vstart = b[i];
 		if (sg.out == 0 && vms > 0) {
@@ -165,4 +150,5 @@ outages_violations(const struct outages *o, const struct world *w, size_t t,
 	if (vms > 0)
 		close_violation(tot, arr, vstart, b[nb - 1], vms);
 	free(b);
+	free(mine);
 }

@@ -110,7 +110,8 @@ host_outage(struct sim *s, const json_t *a, ms_t start, ms_t end)
 	if (phase == NULL || host == NULL || world_is(a, "op", "migrate") ||
 	    (strcmp(phase, "upgrade") != 0 &&
 	    strcmp(phase, "prerequisite") != 0) ||
-	    !world_is_compute(&s->world, host))
+	    !world_is_compute(&s->world, host) ||
+	    world_host_vms(&s->world, host) == 0)
 		return;
 	for (i = 0; i < s->world.nvms; i++)
 		if (strcmp(world_str(s->world.vms[i], "host"), host) == 0)
@@ -189,8 +190,7 @@ replace_vm(struct group_run *g, const json_t *a)
 	}
 	record(g->s, r, RESULT_SUCCEEDED, start, g->t);
 	report_step(&g->s->report, world_str(r, "id"), RESULT_SUCCEEDED);
-	json_object_set_new(vm, "host", json_string(world_str(a,
-	    "destination")));
+	world_move(&g->s->world, vm, world_str(a, "destination"));
 	outages_add(&g->s->outages, t, world_str(a, "vm"), world_str(vm,
 	    "group"), world_str(r, "id"), start, g->t);
 }

@@ -70,6 +70,12 @@ struct world {
 	size_t *vm_tenant;		/* tenant index of each vm */
 	size_t nvms;
 	long host_capacity;
+	struct idmap host_ids;		/* host id -> index into host_vms */
+	long *host_vms;			/* VMs on each host, kept by world_move */
+	size_t host_cap;
+	struct idmap group_ids;		/* anti-affinity group (or VM id) */
+	size_t *group_first;		/* group -> its slice of group_vms */
+	size_t *group_vms;		/* indexes into vms, by group */
 };
 
 int world_init(struct world *w, const json_t *system);
@@ -81,6 +87,8 @@ json_t *world_tenant(const struct world *w, size_t t);
 size_t world_ntenants(const struct world *w);
 const char *world_str(const json_t *obj, const char *key);
 int world_is(const json_t *obj, const char *key, const char *value);
+/* world_move: vm now runs on host (every VM move goes through it). */
+void world_move(struct world *w, json_t *vm, const char *host);
 /* world_host_vms: VMs on host; world_capacity: its K. */
 long world_host_vms(const struct world *w, const char *host);
 long world_capacity(const struct world *w, const char *host);
@@ -90,6 +98,9 @@ void world_set_status(struct world *w, const char *id, const char *st);
 /* world_group_on: host runs a VM of anti-affinity group (or VM id). */
 int world_group_on(const struct world *w, const char *group,
     const char *host);
+/* world_group_size: the VMs of tenant in anti-affinity group. */
+long world_group_size(const struct world *w, size_t tenant,
+    const char *group);
 /* world_place: a compute host for a VM of group, not in avoid; or NULL. */
 const char *world_place(const struct world *w, const char *group,
     const char *avoid);

@@ -245,7 +245,7 @@ host_failure(struct sim *s, const char *host, ms_t at, json_t *rec)
 			continue;
 		}
 		json_array_append_new(moved, json_string(world_str(vm, "id")));
-		json_object_set_new(vm, "host", json_string(to));
+		world_move(&s->world, vm, to);
 	}
 	json_object_set_new(rec, "vms", moved);
 	json_object_set_new(rec, "unplaced", lost);

@@ -38,6 +38,79 @@ world_tenant(const struct world *w, size_t t)
 	return json_array_get(json_object_get(w->system, "tenants"), t);
 }
 
+/* host_slot: the index of host in host_vms, added when new. */
+static size_t
+host_slot(struct world *w, const char *host)
+{
+	long i = idmap_add(&w->host_ids, host);
+
+	if (i < 0)
+		return (size_t)(-i - 1);
+	if ((size_t)i >= w->host_cap) {
+		w->host_cap = w->host_cap ? 2 * w->host_cap : 64;
+		w->host_vms = xreallocarray(w->host_vms, w->host_cap,
+		    sizeof *w->host_vms);
+	}
+	w->host_vms[i] = 0;
+	return (size_t)i;
+}
+
+static const char *
+group_of(const json_t *vm)
+{
+	const char *g = world_str(vm, "group");
+
+	return g != NULL ? g : world_str(vm, "id");
+}
+
+/* index_placement: the VMs on each host, and each group's VMs. */
+static void
+index_placement(struct world *w)
+{
+	size_t i, g, *fill;
+
+	idmap_free(&w->host_ids);
+	idmap_init(&w->host_ids);
+	idmap_free(&w->group_ids);
+	idmap_init(&w->group_ids);
+	for (i = 0; i < w->nvms; i++) {
+		g = host_slot(w, world_str(w->vms[i], "host"));
+		w->host_vms[g]++;	/* after host_slot may have moved it */
+		idmap_add(&w->group_ids, group_of(w->vms[i]));
+	}
+	free(w->group_first);
+	free(w->group_vms);
+	w->group_first = xcalloc(w->group_ids.count + 1,
+	    sizeof *w->group_first);
+	w->group_vms = xcalloc(w->nvms, sizeof *w->group_vms);
+	for (i = 0; i < w->nvms; i++)
+		w->group_first[idmap_find(&w->group_ids,
+		    group_of(w->vms[i])) + 1]++;
+	for (g = 0; g < w->group_ids.count; g++)
+		w->group_first[g + 1] += w->group_first[g];
+	fill = xcalloc(w->group_ids.count, sizeof *fill);
+	for (i = 0; i < w->nvms; i++) {
+		g = (size_t)idmap_find(&w->group_ids, group_of(w->vms[i]));
+		w->group_vms[w->group_first[g] + fill[g]++] = i;
+	}
+	free(fill);
+}
+
+void
+world_move(struct world *w, json_t *vm, const char *host)
+{
+	const char *from = world_str(vm, "host");
+	size_t h;
+
+	if (from != NULL) {
+		h = host_slot(w, from);
+		w->host_vms[h]--;
+	}
+	h = host_slot(w, host);
+	w->host_vms[h]++;
+	json_object_set_new(vm, "host", json_string(host));
+}
+
 static void
 index_vms(struct world *w)
 {
@@ -60,6 +133,7 @@ index_vms(struct world *w)
 			w->vm_tenant[w->nvms] = t;
 			w->vms[w->nvms++] = vm;
 		}
+	index_placement(w);
 }
 
 void
@@ -88,6 +162,8 @@ world_init(struct world *w, const json_t *system)
 	w->host_capacity = k != NULL ? (long)json_integer_value(k) : 1;
 	idmap_init(&w->res_ids);
 	idmap_init(&w->vm_ids);
+	idmap_init(&w->host_ids);
+	idmap_init(&w->group_ids);
 	world_reindex(w);
 	return 0;
 }
@@ -100,6 +176,11 @@ world_free(struct world *w)
 	idmap_free(&w->vm_ids);
 	free(w->vms);
 	free(w->vm_tenant);
+	idmap_free(&w->host_ids);
+	idmap_free(&w->group_ids);
+	free(w->host_vms);
+	free(w->group_first);
+	free(w->group_vms);
 }
 
 json_t *
@@ -126,12 +207,9 @@ world_vm(const struct world *w, const char *id, size_t *tenant)
 long
 world_host_vms(const struct world *w, const char *host)
 {
-	long n = 0;
-	size_t i;
+	long i = idmap_find(&w->host_ids, host);
 
-	for (i = 0; i < w->nvms; i++)
-		n += strcmp(world_str(w->vms[i], "host"), host) == 0;
-	return n;
+	return i < 0 ? 0 : w->host_vms[i];
 }
 
 long
@@ -175,15 +253,15 @@ world_set_status(struct world *w, const char *id, const char *st)
 int
 world_group_on(const struct world *w, const char *group, const char *host)
 {
+	long g = idmap_find(&w->group_ids, group);
 	size_t i;
 
-	for (i = 0; i < w->nvms; i++) {
-		const char *g = world_str(w->vms[i], "group");
-
-		if (strcmp(world_str(w->vms[i], "host"), host) == 0 &&
-		    strcmp(g != NULL ? g : world_str(w->vms[i], "id"), group) == 0)
+	if (g < 0)
+		return 0;
+	for (i = w->group_first[g]; i < w->group_first[g + 1]; i++)
+		if (strcmp(world_str(w->vms[w->group_vms[i]], "host"),
+		    host) == 0)
 			return 1;
-	}
 	return 0;
 }
 
@@ -202,6 +280,19 @@ in_service(const struct world *w, const char *host)
 		    !world_status_is(w, world_str(d, "dependent"), "active"))
 			return 0;
 	return 1;
+}
+
+long
+world_group_size(const struct world *w, size_t tenant, const char *group)
+{
+	long g = idmap_find(&w->group_ids, group), n = 0;
+	size_t i;
+
+	if (g < 0)
+		return 0;
+	for (i = w->group_first[g]; i < w->group_first[g + 1]; i++)
+		n += w->vm_tenant[w->group_vms[i]] == tenant;
+	return n;
 }
 
 /*

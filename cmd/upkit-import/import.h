@@ -96,6 +96,7 @@ struct build {
 
 /* emit.c */
 int build_system(struct import *im, struct access *a, json_t **out);
+/* keys.c: obj's keys, sorted, as a new array of strings. */
 json_t *sorted_keys(const json_t *obj);
 /* site_host: the host id a name of the site file stands for, or NULL. */
 const char *site_host(struct build *b, const char *name);

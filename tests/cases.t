@@ -100,7 +100,7 @@ while IFS= read -r dir; do
 	{ IFS= read -r verdict; cat; } <"$T/verdict.$i" >"$T/diag"
 	case $verdict in
 	"ok "*) pass "${verdict#ok }" ;;
-	*) fail "${verdict#not ok }"; cat "$T/diag" ;;
+	*) fail "${verdict#not ok }"; cat "$T/diag" >&2 ;;
 	esac
 done <"$T/cases"
 done_testing

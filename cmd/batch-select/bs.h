@@ -118,6 +118,15 @@ json_t *advice(const struct bs *b);
 /* idle.c: no consolidation move when the final batch is empty. */
 void drop_idle_consolidation(struct bs *b);
 
+/* storage.c: who a VM-supporting storage serves (see there). */
+/* product_of_kind: the product resource r runs whose catalog entry
+ * instantiates its kind (a storage's storage product), or NULL. */
+const struct cat_product *product_of_kind(const struct bs *b, size_t r);
+/* host_uses_storage: does compute host h run VMs on RG vertex x? */
+int host_uses_storage(const struct bs *b, size_t h, size_t x);
+/* sponsor_serves: does sponsor s still carry aggregate x's product? */
+int sponsor_serves(const struct bs *b, size_t s, size_t x);
+
 /* rules.c */
 void initial_batch(struct bs *b);
 void eliminate(struct bs *b, size_t g, const struct verdict *v);

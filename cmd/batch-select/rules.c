@@ -121,7 +121,9 @@ index_splits(struct bs *b)
  * count_relying_vms: VMs on compute hosts relying on each vertex for VM
  * operations (vm-storage, vm-controller), after consolidation.  A host
  * already in the new partition relies on the new configuration, not on
- * the old one its current-only edge still names (III.A, PPU).
+ * the old one its current-only edge still names (III.A, PPU); nor does a
+ * host whose hypervisor the storage's product does not run on
+ * (storage.c: the hosts an undo has put back).
  */
 static void
 count_relying_vms(struct bs *b)
@@ -136,7 +138,8 @@ count_relying_vms(struct bs *b)
 		    d->presence == PRES_FUTURE ||
 		    (r = b->res_of[d->dependent]) == NONE ||
 		    (h = b->cl.host_of[r]) == CLOUD_NONE ||
-		    (d->presence == PRES_CURRENT && b->cl.part[h] == PART_NEW))
+		    (d->presence == PRES_CURRENT && b->cl.part[h] == PART_NEW) ||
+		    !host_uses_storage(b, h, d->sponsor))
 			continue;
 		b->relying_vms[d->sponsor] += b->cl.load[h];
 	}
@@ -244,25 +247,6 @@ rule_sponsor_compat(struct bs *b, size_t g, struct verdict *v)
 		return 1;
 	}
 	return 0;
-}
-
-/* product_of_kind: the product resource r runs whose catalog entry
- * instantiates its kind (a storage's storage product), or NULL. */
-static const struct cat_product *
-product_of_kind(const struct bs *b, size_t r)
-{
-	const struct resource *res = &b->in.sc.resources[r];
-	const char *key;
-	json_t *val;
-
-	json_object_foreach(res->products, key, val) {
-		const struct cat_product *p = catalog_find(&b->in.cat, key,
-		    json_string_value(val));
-
-		if (p != NULL && p->kind == (int)res->kind)
-			return p;
-	}
-	return NULL;
 }
 
 /* created_product: the product the first level of vertex v creates. */
@@ -577,7 +561,8 @@ sponsor_out(const struct bs *b, size_t s)
 	return out_of_service(b, g) || b->cand[g];
 }
 
-/* working_sponsors: sponsors of aggregate x that stay working. */
+/* working_sponsors: sponsors of aggregate x that stay working and
+ * still carry it (storage.c). */
 static long
 working_sponsors(const struct bs *b, size_t x, long *total)
 {
@@ -593,7 +578,8 @@ working_sponsors(const struct bs *b, size_t x, long *total)
 		if (e->type != DEP_AGGREGATION || e->presence == PRES_FUTURE)
 			continue;
 		++*total;
-		w += !sponsor_out(b, e->sponsor);
+		w += !sponsor_out(b, e->sponsor) &&
+		    sponsor_serves(b, e->sponsor, x);
 	}
 	return w;
 }

@@ -13,6 +13,7 @@
 #include "bs.h"
 #include "cli.h"
 #include "exitcodes.h"
+#include "jarena.h"
 #include "load.h"
 #include "output.h"
 #include "sla.h"
@@ -170,11 +171,13 @@ main(int argc, char **argv)
 	int status;
 
 	cli_init(argv);
+	jarena_start();
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
 	status = load_document(o.file, &doc);
 	if (status == EXIT_OK) {
 		status = select_batch(&o, doc);
-		json_decref(doc);
+		jarena_drop(doc);
 	}
+	jarena_end();
 	return output_close(status);
 }

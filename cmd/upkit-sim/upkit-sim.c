@@ -12,6 +12,7 @@
 #include "catalog.h"
 #include "cli.h"
 #include "exitcodes.h"
+#include "jarena.h"
 #include "jshare.h"
 #include "load.h"
 #include "output.h"
@@ -213,6 +214,7 @@ main(int argc, char **argv)
 	int status;
 
 	cli_init(argv);
+	jarena_start();
 	idmap_init(&o.fail_ids);
 	o.seed = 1;
 	o.outage_ms = 600;
@@ -221,8 +223,9 @@ main(int argc, char **argv)
 	status = load_document(o.file, &doc);
 	if (status == EXIT_OK)
 		status = modes[o.mode](&o, doc);
-	json_decref(doc);
+	jarena_drop(doc);
 	idmap_free(&o.fail_ids);
 	jshare_clear();
+	jarena_end();
 	return output_close(status);
 }

@@ -124,8 +124,11 @@ void drop_idle_consolidation(struct bs *b);
 const struct cat_product *product_of_kind(const struct bs *b, size_t r);
 /* host_uses_storage: does compute host h run VMs on RG vertex x? */
 int host_uses_storage(const struct bs *b, size_t h, size_t x);
-/* sponsor_serves: does sponsor s still carry aggregate x's product? */
-int sponsor_serves(const struct bs *b, size_t s, size_t x);
+/* product_on_sponsors: aggregate x's product when the system lists it
+ * on at least one of x's sponsors, else NULL. */
+const char *product_on_sponsors(const struct bs *b, size_t x);
+/* sponsor_serves: does sponsor s carry name (product_on_sponsors)? */
+int sponsor_serves(const struct bs *b, size_t s, const char *name);
 
 /* rules.c */
 void initial_batch(struct bs *b);

@@ -566,6 +566,7 @@ sponsor_out(const struct bs *b, size_t s)
 static long
 working_sponsors(const struct bs *b, size_t x, long *total)
 {
+	const char *name = product_on_sponsors(b, x);
 	const size_t *out;
 	size_t n, i;
 	long w = 0;
@@ -579,7 +580,7 @@ working_sponsors(const struct bs *b, size_t x, long *total)
 			continue;
 		++*total;
 		w += !sponsor_out(b, e->sponsor) &&
-		    sponsor_serves(b, e->sponsor, x);
+		    sponsor_serves(b, e->sponsor, name);
 	}
 	return w;
 }

@@ -68,9 +68,7 @@ carries(const struct bs *b, size_t v, const char *name)
 	    b->in.sc.resources[b->res_of[v]].products, name) != NULL;
 }
 
-/* product_on_sponsors: the product of aggregate x when the system
- * records it on at least one of x's sponsors, else NULL. */
-static const char *
+const char *
 product_on_sponsors(const struct bs *b, size_t x)
 {
 	const struct cat_product *p;
@@ -91,9 +89,7 @@ product_on_sponsors(const struct bs *b, size_t x)
 }
 
 int
-sponsor_serves(const struct bs *b, size_t s, size_t x)
+sponsor_serves(const struct bs *b, size_t s, const char *name)
 {
-	const char *name = product_on_sponsors(b, x);
-
 	return name == NULL || carries(b, s, name);
 }

@@ -310,18 +310,41 @@ upgrade_action(const struct bs *b, size_t v, const json_t *act)
 	return a;
 }
 
-/* group_upgrade: g's first-level actions; returns them, or NULL. */
+/* retires: every member of grp that has actions leaves the system. */
+static int
+retires(const struct bs *b, const struct cg_group *grp)
+{
+	size_t m;
+
+	for (m = 0; m < grp->nmembers; m++) {
+		const struct rg_vertex *v = &b->in.rg.v[grp->members[m]];
+
+		if (v->nlevels > 0 && v->mod != MOD_REMOVE)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * group_upgrade: g's first-level actions; returns them, or NULL.  They
+ * run in the order of the group's members, a host before what it
+ * contains; a group that leaves the system goes the other way, its
+ * hypervisor removed before its host.
+ */
 static json_t *
 group_upgrade(const struct bs *b, size_t g, json_t *groups)
 {
 	const struct cg_group *grp = &b->in.cg.groups[g];
+	int back = retires(b, grp);
 	json_t *list = NULL;
-	size_t m, k;
+	size_t i, m, k;
 
-	for (m = 0; m < grp->nmembers; m++) {
-		const struct rg_vertex *v = &b->in.rg.v[grp->members[m]];
+	for (i = 0; i < grp->nmembers; i++) {
+		const struct rg_vertex *v;
 		const struct rg_level *l;
 
+		m = back ? grp->nmembers - 1 - i : i;
+		v = &b->in.rg.v[grp->members[m]];
 		if (v->nlevels == 0)
 			continue;
 		if (list == NULL)

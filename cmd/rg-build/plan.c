@@ -71,7 +71,7 @@ undo_level(struct rgb *b, struct res *r, struct pstate *s)
 	for (i = r->ntr; !r->failed && i-- > 0;) {
 		struct transition *t = tref_tr(b, r->tr[i]);
 		struct change_set *cs = tref_set(b, r->tr[i]);
-		struct opctx o = { cs->uid, 0, r->id, 0 };
+		struct opctx o = { cs->uid, 0, r->id, 0, NULL };
 		struct pv now, none = { NULL, NULL };
 		struct transition back;
 
@@ -164,15 +164,24 @@ fill_level(struct rgb *b, struct res *r, const char *live, const int *sub,
     long arr, int s, struct pstate *st)
 {
 	size_t i, l = add_level(b, arr, s, NULL);
+	struct opctx o = { NULL, 0, r->id, 0, NULL };
 
 	for (i = 0; i < r->ntr; i++) {
 		struct transition *t = tref_tr(b, r->tr[i]);
-		struct opctx o = { tref_set(b, r->tr[i])->uid,
-			(long)r->tr[i].change + 1, r->id, 0 };
+		const char *uid = tref_set(b, r->tr[i])->uid;
+		long change = (long)r->tr[i].change + 1;
 
 		if (!live[i] || tref_req(b, r->tr[i])->arrival != arr ||
 		    sub[i] != s)
 			continue;
+		/* one change's transitions of r (a new resource's products)
+		 * are one operation: its action numbers run on */
+		if (o.undo_unit != uid || o.change != change)
+			o.count = 0;
+		o.undo_unit = uid;
+		o.change = change;
+		o.release = json_object_get(tref_change(b, r->tr[i])->spec,
+		    "release");
 		if (forward_actions(b, &o, pstate_from(b, st, t), t) == 0)
 			t->status = TR_DONE;	/* nothing to run: in effect */
 		else if (tref_change(b, r->tr[i])->ppu)
@@ -234,7 +243,8 @@ undo_units(struct rgb *b, const struct res *r)
 	}
 }
 
-/* modification: what the first level does to the resource (II.E). */
+/* modification: what the first level does to the resource (II.E):
+ * its first action creates it, or its last deletes it. */
 static enum modification
 modification(const struct rgb *b, const struct rg_vertex *v)
 {
@@ -247,6 +257,8 @@ modification(const struct rgb *b, const struct rg_vertex *v)
 	op = b->out.made[l->first].op;
 	if (strcmp(op, "create") == 0)
 		return MOD_ADD;
+	/* a resource given back has its last product removed first */
+	op = b->out.made[l->first + l->count - 1].op;
 	if (strcmp(op, "delete") == 0)
 		return MOD_REMOVE;
 	return MOD_UPGRADE;

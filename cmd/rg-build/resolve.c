@@ -173,6 +173,19 @@ kind_product(const struct rgb *b, const struct res *r)
 	return none;
 }
 
+/* retired_by_delete: r is what a product makes, and goes with its
+ * delete action (a storage, a controller); else it is decommissioned. */
+static int
+retired_by_delete(const struct rgb *b, const struct res *r)
+{
+	struct pv p = kind_product(b, r);
+	const struct cat_product *d;
+
+	return p.product != NULL &&
+	    (d = rgb_product(b, p.product, p.version)) != NULL &&
+	    d->actions[CAT_DELETE].argv != NULL;
+}
+
 static int
 resolve_remove(struct rgb *b, struct access *a, uint32_t q, uint32_t s,
     uint32_t ch)
@@ -187,7 +200,12 @@ resolve_remove(struct rgb *b, struct access *a, uint32_t q, uint32_t s,
 
 	for (i = 0; r == 0 && i < targets.n; i++) {
 		struct res *res = &b->res[targets.v[i]];
+		struct tref ref = { q, s, ch, 0 };
 
+		if (product == NULL && !retired_by_delete(b, res)) {
+			r = decommission(b, a, ref, targets.v[i]);
+			continue;
+		}
 		pstate_projected(b, res, &st);
 		t = add_tr(b, q, s, ch, targets.v[i]);
 		t->from = product ? pstate_get(&st, product) : kind_product(b, res);
@@ -226,6 +244,8 @@ resolve_change(struct rgb *b, struct access *a, uint32_t q, uint32_t s,
 {
 	const struct change *c = &b->model.reqs[q].sets[s].changes[ch];
 
+	if (json_object_get(c->spec, "system") != NULL)
+		return resolve_new_resources(b, a, q, s, ch);
 	if (c->ndeps > 0)
 		return resolve_dependency(b, a, c);
 	switch (c->op) {

@@ -56,6 +56,20 @@ tref_tr(const struct rgb *b, struct tref ref)
 	return &tref_change(b, ref)->tr[ref.tr];
 }
 
+/* added_spec: the resource id as the add change c lists it, or NULL. */
+static const json_t *
+added_spec(const struct change *c, const char *id)
+{
+	const json_t *list = json_object_get(json_object_get(c->spec,
+	    "system"), "resources"), *v;
+	size_t i;
+
+	json_array_foreach(list, i, v)
+		if (strcmp(json_string_value(json_object_get(v, "id")), id) == 0)
+			return v;
+	return NULL;
+}
+
 /*
  * res_link: file a transition under its resource.  A resource the
  * system does not list is one a change set creates (or one that left
@@ -71,6 +85,8 @@ res_link(struct rgb *b, struct tref ref)
 	if (i < 0)
 		i = (long)res_add(b, t->resource, t->create >= 0 ? t->create : 0);
 	r = &b->res[i];
+	if (t->create >= 0 && r->spec == NULL)
+		r->spec = added_spec(tref_change(b, ref), t->resource);
 	if (r->ntr == r->tr_cap) {
 		r->tr_cap = r->tr_cap ? 2 * r->tr_cap : 4;
 		r->tr = xreallocarray(r->tr, r->tr_cap, sizeof *r->tr);

@@ -143,6 +143,8 @@ plan(struct rgb *b)
 	b->out.iteration = b->iteration;
 	if (b->report != NULL)
 		b->out.time = json_string_value(json_object_get(b->report, "time"));
+	if (release_temporaries(b, b->out.time) < 0)
+		return EXIT_DATAERR;
 	if (plan_vertices(b) < 0 || plan_edges(b) < 0)
 		return EXIT_DATAERR;
 	plan_units(b);

@@ -44,6 +44,7 @@ struct res {
 	size_t natt;
 	struct tref *tr;
 	size_t ntr, tr_cap;
+	const json_t *spec;	/* a new resource: as its add change lists it */
 };
 
 struct options {
@@ -157,6 +158,17 @@ int resolve_ppu(struct rgb *b, struct access *a, uint32_t req, uint32_t set,
     uint32_t ch, size_t r, struct pv from, struct pv to);
 int complement_set(struct rgb *b, struct access *a, uint32_t req,
     uint32_t set, uint32_t first);
+/* release.c: receive the request that gives temporary resources back,
+ * once nothing else is live; the number of requests made, or -1. */
+int release_temporaries(struct rgb *b, const char *time);
+/* decommission.c: remove resource r, product by product, then itself;
+ * physical: a kind that is hardware of its own, which a release action
+ * gives back (a host, a switch, a router, a storage device). */
+int physical(enum resource_kind k);
+int decommission(struct rgb *b, struct access *a, struct tref ref, size_t r);
+/* added.c: an add change's new resources, one transition a product. */
+int resolve_new_resources(struct rgb *b, struct access *a, uint32_t req,
+    uint32_t set, uint32_t ch);
 /* changes.c: new_change: a complementary change of change root in set. */
 uint32_t new_change(struct rgb *b, uint32_t req, uint32_t set, uint32_t root,
     enum change_op op, struct pv from, struct pv to);
@@ -185,6 +197,7 @@ struct opctx {
 	long change;		/* its number; 0 for an undo operation */
 	const char *resource;
 	size_t count;		/* actions made so far for this operation */
+	const json_t *release;	/* its change's release action, or NULL */
 };
 /* forward_actions: from (what runs now) to t's target; count added. */
 size_t forward_actions(struct rgb *b, struct opctx *o, struct pv from,

@@ -124,6 +124,32 @@ remember_resource(struct sim *s, const char *id, const char *op,
 		e->old_deps = json_deep_copy(dependencies(s));
 }
 
+/*
+ * new_resource: what a create brings: a storage its product makes, or
+ * a resource an add change lists (a host, a hypervisor), running the
+ * product the create installs; later installs add the others.
+ */
+static json_t *
+new_resource(struct sim *s, const char *id, const json_t *rga,
+    const char *product, const char *version)
+{
+	const json_t *spec = json_object_get(rga, "new_resource");
+	const char *kind;
+	json_t *r;
+
+	if (spec == NULL) {
+		kind = catalog_kind(s, product, version);
+		return json_pack("{s:s,s:s,s:{s:s}}", "id", id, "kind",
+		    kind != NULL ? kind : "virtual-storage", "products",
+		    product, version);
+	}
+	r = json_deep_copy(spec);
+	json_object_set_new(r, "products", json_pack("{s:s}", product,
+	    version));
+	json_object_del(r, "status");
+	return r;
+}
+
 /* product_change: install, remove, create or delete of an RG action. */
 static void
 product_change(struct sim *s, const char *op, const char *id,
@@ -132,7 +158,6 @@ product_change(struct sim *s, const char *op, const char *id,
 	const char *product = world_str(rga, "product");
 	const char *version = world_str(rga, "version");
 	json_t *r = world_resource(&s->world, id), *prods;
-	const char *kind;
 
 	if (product == NULL)
 		return;
@@ -141,10 +166,8 @@ product_change(struct sim *s, const char *op, const char *id,
 		return;
 	}
 	if (r == NULL && strcmp(op, "create") == 0 && version != NULL) {
-		kind = catalog_kind(s, product, version);
-		json_array_append_new(resources(s), json_pack("{s:s,s:s,s:{s:s}}",
-		    "id", id, "kind", kind != NULL ? kind : "virtual-storage",
-		    "products", product, version));
+		json_array_append_new(resources(s), new_resource(s, id, rga,
+		    product, version));
 		world_reindex(&s->world);
 		add_future_edges(s, id);
 		return;

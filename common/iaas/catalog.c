@@ -40,11 +40,32 @@ load_argv(struct access *a, const json_t *obj, json_t **out)
 	    NULL) < 0 ? -1 : 0;
 }
 
+int
+catalog_action_load(struct access *a, const json_t *obj, const char *key,
+    struct cat_action_def *def)
+{
+	static const char *const known[] = { "argv", "duration", NULL };
+	json_t *act;
+	json_int_t d = 0;
+	int r;
+
+	if ((r = acc_get_object(a, obj, key, ACC_OPTIONAL, &act)) != 0)
+		return r;
+	access_enter_key(a, key);
+	if (acc_check_keys(a, act, known) < 0 ||
+	    load_argv(a, act, &def->argv) < 0 ||
+	    acc_get_int_range(a, act, "duration", ACC_OPTIONAL, 0, 100000000,
+	    &d) < 0)
+		return -1;
+	def->duration = (long)d;
+	access_leave(a);
+	return 0;
+}
+
 static int
 load_actions(struct access *a, const json_t *obj, struct cat_product *p)
 {
-	json_t *actions, *act;
-	json_int_t d;
+	json_t *actions;
 	int k, r;
 
 	if ((r = acc_get_object(a, obj, "actions", ACC_OPTIONAL, &actions)) != 0)
@@ -52,24 +73,10 @@ load_actions(struct access *a, const json_t *obj, struct cat_product *p)
 	access_enter_key(a, "actions");
 	if (acc_check_keys(a, actions, cat_action_names) < 0)
 		return -1;
-	for (k = 0; k < CAT_ACTION_COUNT; k++) {
-		static const char *const known[] = { "argv", "duration", NULL };
-
-		if ((r = acc_get_object(a, actions, cat_action_names[k],
-		    ACC_OPTIONAL, &act)) < 0)
+	for (k = 0; k < CAT_ACTION_COUNT; k++)
+		if (catalog_action_load(a, actions, cat_action_names[k],
+		    &p->actions[k]) < 0)
 			return -1;
-		if (r == 1)
-			continue;
-		access_enter_key(a, cat_action_names[k]);
-		d = 0;
-		if (acc_check_keys(a, act, known) < 0 ||
-		    load_argv(a, act, &p->actions[k].argv) < 0 ||
-		    acc_get_int_range(a, act, "duration", ACC_OPTIONAL, 0,
-		    100000000, &d) < 0)
-			return -1;
-		p->actions[k].duration = (long)d;
-		access_leave(a);
-	}
 	access_leave(a);
 	return 0;
 }

@@ -71,6 +71,12 @@ struct catalog {
 
 extern const char *const cat_action_names[];	/* by enum cat_action */
 
+/*
+ * catalog_action_load: obj's action key, {"argv": [...], "duration": N},
+ * into *def: 0, 1 when obj has no such key, or -1 (diagnosed).
+ */
+int catalog_action_load(struct access *a, const json_t *obj, const char *key,
+    struct cat_action_def *def);
 /* catalog_load: read section (the "catalog" object); 0 or -1. */
 int catalog_load(struct access *a, const json_t *section, struct catalog *c);
 void catalog_free(struct catalog *c);

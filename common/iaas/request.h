@@ -132,6 +132,12 @@ json_t *request_model_to_json(const struct request_model *m);
  */
 int change_spec_check(struct access *a, json_t *spec, struct change *c);
 
+/*
+ * add_spec_check: an add change's "system" piece, when it has one: the
+ * new resources checked, its dependencies appended to c's (request_add.c).
+ */
+int add_spec_check(struct access *a, const json_t *spec, struct change *c);
+
 /* request_find: the request with id, or NULL. */
 struct request *request_find(const struct request_model *m, const char *id);
 

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "request.h"
 #include "timefmt.h"
 #include "xalloc.h"
@@ -103,6 +104,29 @@ check_dependency(struct access *a, const json_t *spec, struct change *c)
 	return 0;
 }
 
+/*
+ * check_release: the action that gives a temporary resource back: on an
+ * add of new resources (which makes them temporary), and on the removal
+ * of whole resources (rg-build's own, when it releases them).
+ */
+static int
+check_release(struct access *a, const json_t *spec, const struct change *c)
+{
+	struct cat_action_def def;
+	int r = catalog_action_load(a, spec, "release", &def);
+
+	if (r != 0)
+		return r < 0 ? -1 : 0;
+	if (c->op == OP_ADD && json_object_get(spec, "system") != NULL)
+		return 0;
+	if (c->op == OP_REMOVE && json_object_get(spec, "product") == NULL &&
+	    c->ndeps == 0)
+		return 0;
+	return access_fail_at(a, "release", "only an add of new resources "
+	    "(they are temporary) or the removal of whole resources takes a "
+	    "release action");
+}
+
 /* check_op_fields: what each op needs, given what is present. */
 static int
 check_op_fields(struct access *a, const json_t *spec, const struct change *c)
@@ -111,6 +135,13 @@ check_op_fields(struct access *a, const json_t *spec, const struct change *c)
 	int version = json_object_get(spec, "version") != NULL;
 	int targets = json_object_get(spec, "targets") != NULL;
 
+	if (json_object_get(spec, "system") != NULL)
+		return c->op != OP_ADD ? access_fail_at(a, "system", "only an "
+		    "add brings new resources") : product || version ||
+		    targets || json_object_get(spec, "dependency") != NULL ?
+		    access_fail(a, "an add of new resources takes no product, "
+		    "version, targets or dependency: the resources say what "
+		    "they run") : 0;
 	if (c->ndeps > 0 && (product || targets || version))
 		return access_fail(a, "a dependency change takes no product, "
 		    "version or targets");
@@ -138,7 +169,7 @@ change_spec_check(struct access *a, json_t *spec, struct change *c)
 	static const char *const known[] = { "op", "product", "version", "to",
 		"targets", "sponsors", "dependency", "undo_threshold",
 		"undo_version", "number", "complements", "method", "status",
-		"resources", "adds_dependencies", NULL };
+		"resources", "adds_dependencies", "system", "release", NULL };
 	const char *s;
 	int op;
 
@@ -152,11 +183,12 @@ change_spec_check(struct access *a, json_t *spec, struct change *c)
 	    check_to(a, spec, ACC_OPTIONAL) < 0 ||
 	    check_selector(a, spec, "targets", ACC_OPTIONAL) < 0 ||
 	    check_selector(a, spec, "sponsors", ACC_OPTIONAL) < 0 ||
-	    check_dependency(a, spec, c) < 0)
+	    check_dependency(a, spec, c) < 0 || add_spec_check(a, spec, c) < 0)
 		return -1;
 	c->op = (enum change_op)op;
 	c->spec = json_incref(spec);
-	return check_op_fields(a, spec, c);
+	return check_op_fields(a, spec, c) < 0 ||
+	    check_release(a, spec, c) < 0 ? -1 : 0;
 }
 
 static int

@@ -225,6 +225,10 @@ write_made(struct jwriter *w, const struct rg_made *m)
 	jw_key(w, "argv");
 	write_argv(w, m->argv, m->resource);
 	write_key_int(w, "duration", m->duration);
+	if (m->new_resource != NULL) {
+		jw_key(w, "new_resource");
+		jw_value(w, m->new_resource);
+	}
 	if (m->undo_argv != NULL) {
 		jw_key(w, "undo");
 		jw_object(w);

@@ -61,6 +61,7 @@ struct rg_made {
 	const char *op, *product, *version;
 	const json_t *argv, *undo_argv;
 	long duration, undo_duration;
+	const json_t *new_resource;	/* what a create brings, or NULL */
 };
 
 struct rg_vertex {

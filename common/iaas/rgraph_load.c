@@ -37,10 +37,12 @@ static int
 load_action(struct access *a, json_t *obj, struct rgraph *g)
 {
 	static const char *const known[] = { "id", "undo_unit", "change",
-		"op", "product", "version", "argv", "duration", "undo", NULL };
+		"op", "product", "version", "argv", "duration", "undo",
+		"new_resource", NULL };
 	const char *s;
-	json_t *argv;
+	json_t *argv, *res;
 	json_int_t d;
+	int r;
 
 	if (acc_as_object(a, obj) < 0 || acc_check_keys(a, obj, known) < 0 ||
 	    acc_get_string(a, obj, "id", ACC_REQUIRED, &s) < 0 ||
@@ -51,8 +53,16 @@ load_action(struct access *a, json_t *obj, struct rgraph *g)
 	    acc_get_int_range(a, obj, "duration", ACC_OPTIONAL, 0,
 	    ACTION_MAX_SECONDS, &d) < 0 ||
 	    acc_get_array(a, obj, "argv", ACC_REQUIRED, &argv) < 0 ||
-	    load_undo(a, obj) < 0)
+	    load_undo(a, obj) < 0 ||
+	    (r = acc_get_object(a, obj, "new_resource", ACC_OPTIONAL, &res)) < 0)
 		return -1;
+	if (r == 0) {
+		access_enter_key(a, "new_resource");
+		r = resource_spec_check(a, res);
+		access_leave(a);
+		if (r < 0)
+			return -1;
+	}
 	rgraph_add_action(g, json_incref(obj));
 	return 0;
 }

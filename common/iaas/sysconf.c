@@ -111,6 +111,25 @@ load_resource(struct access *a, const json_t *obj, struct sysconf *sc,
 	return 0;
 }
 
+int
+resource_spec_check(struct access *a, const json_t *obj)
+{
+	struct sysconf sc;
+	struct resource res;
+	int r;
+
+	memset(&sc, 0, sizeof sc);
+	memset(&res, 0, sizeof res);
+	idmap_init(&sc.resource_ids);
+	r = load_resource(a, obj, &sc, &res);
+	idmap_free(&sc.resource_ids);
+	if (r == 0 && (res.products == NULL ||
+	    json_object_size(res.products) == 0))
+		r = access_fail(a, "a new resource needs \"products\": what "
+		    "to install on it");
+	return r;
+}
+
 static int
 load_resource_at(struct access *a, const json_t *v, size_t i, void *ctx)
 {

@@ -100,6 +100,9 @@ extern const char *const dep_type_names[];	/* by enum dep_type */
  * nothing left to free (sysconf_free() is harmless then).
  */
 int sysconf_load(struct access *a, const json_t *section, struct sysconf *sc);
+/* resource_spec_check: obj is a resource as the section lists it, with
+ * the products to install on it; 0 or -1 (diagnosed). */
+int resource_spec_check(struct access *a, const json_t *obj);
 void sysconf_free(struct sysconf *sc);
 
 #endif

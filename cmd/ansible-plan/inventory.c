@@ -115,6 +115,48 @@ write_hosts(struct yamlw *w, const struct sysconf *sc)
 	yw_end_map(w);
 }
 
+/* known: the system's resources already hold one with id. */
+static int
+known(const json_t *resources, const char *id)
+{
+	const json_t *r;
+	size_t i;
+
+	json_array_foreach(resources, i, r)
+		if (strcmp(json_string_value(json_object_get(r, "id")), id) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * with_added: the system with the resources the plan's create actions
+ * bring in (their new_resource), so that a host an add change brings is
+ * in the inventory before its first action runs on it.  A new object
+ * that shares the system's values.
+ */
+static json_t *
+with_added(const json_t *doc, const json_t *sys)
+{
+	json_t *out = json_copy((json_t *)sys), *list, *v, *lvl, *act, *nr;
+	const json_t *rg = json_object_get(doc, "resource_graph");
+	size_t i, j, k;
+
+	list = json_copy(json_object_get(sys, "resources"));
+	json_object_set_new(out, "resources", list);
+	json_array_foreach(json_object_get(rg, "vertices"), i, v)
+		json_array_foreach(json_object_get(v, "actions_to_execute"), j,
+		    lvl)
+			json_array_foreach(json_object_get(lvl, "actions"), k,
+			    act)
+				if ((nr = json_object_get(act,
+				    "new_resource")) != NULL &&
+				    json_is_string(json_object_get(nr, "id")) &&
+				    !known(list, json_string_value(
+				    json_object_get(nr, "id"))))
+					json_array_append(list, nr);
+	return out;
+}
+
 int
 inventory_write(struct access *a, const json_t *doc, struct yamlw *w)
 {
@@ -126,11 +168,13 @@ inventory_write(struct access *a, const json_t *doc, struct yamlw *w)
 	    state_require(a, doc, SECTION_SYSTEM, &sys) < 0)
 		return -1;
 	access_enter_key(a, "system");
+	sys = with_added(doc, sys);
 	if (sysconf_load(a, sys, &sc) == 0) {
 		r = check_names(a, &sc);
 		if (r == 0)
 			write_hosts(w, &sc);
 		sysconf_free(&sc);
 	}
+	json_decref(sys);
 	return r;
 }

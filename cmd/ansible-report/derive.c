@@ -127,22 +127,44 @@ has_edge(struct derive *d, const json_t *e)
 	return 0;
 }
 
-/* create: a new resource of product@version, with its future edges. */
-static void
-create(struct derive *d, const char *id, const char *product,
-    const char *version)
+/*
+ * new_resource: what a create brings: a storage its product makes, or
+ * the resource an add change lists (a host, a hypervisor, the action's
+ * new_resource), running the product the create installs.
+ */
+static json_t *
+new_resource(struct derive *d, const char *id, const json_t *rga,
+    const char *product, const char *version)
 {
+	const json_t *spec = json_object_get(rga, "new_resource"), *p;
 	const char *kind = "virtual-storage";
-	const json_t *p, *e;
 	json_t *r;
 	size_t i;
 
+	if (spec != NULL) {
+		r = json_deep_copy(spec);
+		json_object_set_new(r, "products", json_pack("{s:s}", product,
+		    version));
+		json_object_del(r, "status");
+		return r;
+	}
 	json_array_foreach(json_object_get(d->catalog, "products"), i, p)
 		if (same(text(p, "name"), product) &&
 		    same(text(p, "version"), version) && text(p, "kind"))
 			kind = text(p, "kind");
-	r = json_pack("{s:s, s:s, s:{s:s}}", "id", id, "kind", kind,
+	return json_pack("{s:s, s:s, s:{s:s}}", "id", id, "kind", kind,
 	    "products", product, version);
+}
+
+/* create: a new resource of product@version, with its future edges. */
+static void
+create(struct derive *d, const char *id, const json_t *rga,
+    const char *product, const char *version)
+{
+	const json_t *e;
+	json_t *r = new_resource(d, id, rga, product, version);
+	size_t i;
+
 	json_array_append_new(json_object_get(d->system, "resources"), r);
 	json_object_set(d->resources, id, r);
 	json_array_foreach(d->rg_edges, i, e)
@@ -172,7 +194,7 @@ change_product(struct derive *d, const char *op, const char *id,
 		drop(d, id);
 	} else if (r == NULL) {
 		if (same(op, "create") && version != NULL)
-			create(d, id, product, version);
+			create(d, id, rga, product, version);
 	} else {
 		if ((prods = json_object_get(r, "products")) == NULL) {
 			prods = json_object();

@@ -168,10 +168,30 @@ group_step_time(const struct bs *b, size_t g)
 	return t;
 }
 
+/* arrives: every member of g that has actions is created by them: it
+ * is in service once they ran, with no step of the operator. */
+static int
+arrives(const struct bs *b, size_t g)
+{
+	const struct cg_group *grp = &b->in.cg.groups[g];
+	size_t m;
+	int any = 0;
+
+	for (m = 0; m < grp->nmembers; m++) {
+		const struct rg_vertex *v = &b->in.rg.v[grp->members[m]];
+
+		if (v->nlevels > 0 && v->mod != MOD_ADD)
+			return 0;
+		any |= v->nlevels > 0;
+	}
+	return any;
+}
+
 /* manual_step: for a split-mode partition whose products have no
  * (de)activation command, the operator's step keeps one version
  * active; and a group left deactivated (an undone upgrade, say) is
- * brought back by the operator when no command can. */
+ * brought back by the operator when no command can, unless its
+ * resources are new, and come in service as they are created. */
 static void
 manual_step(const struct bs *b, size_t g, enum cat_action what,
     const char *phase, json_t *list)
@@ -183,7 +203,8 @@ manual_step(const struct bs *b, size_t g, enum cat_action what,
 	if (json_array_size(list) > 0 ||
 	    (b->split_unit[b->in.cg.groups[g].members[0]] == NONE &&
 	    !b->waiting[g] && !b->paired[g] &&
-	    !(what == CAT_ACTIVATE && b->in.cg.groups[g].deactivated)))
+	    !(what == CAT_ACTIVATE && b->in.cg.groups[g].deactivated &&
+	    !arrives(b, g))))
 		return;
 	id = sched_format("i%ld/%s:%s", b->in.rg.iteration,
 	    cat_action_names[what], b->in.cg.groups[g].id);
@@ -238,7 +259,8 @@ member_steps(const struct bs *b, size_t g, const char *phase, json_t *list)
 		size_t v = grp->members[m];
 		int covered = 0;
 
-		if (b->in.rg.v[v].mod == MOD_REMOVE || (!b->in.rg.v[v].deactivated &&
+		if (b->in.rg.v[v].mod == MOD_REMOVE ||
+		    b->in.rg.v[v].mod == MOD_ADD || (!b->in.rg.v[v].deactivated &&
 		    (grp->deactivated || !has_service_action(b, v, CAT_DEACTIVATE))))
 			continue;
 		json_array_foreach(list, i, a)

@@ -19,3 +19,22 @@ order() {
 	    | {s: .task.duration.start, n: .task.name}] | sort_by(.s) | .[].n' \
 	    "$1/ansible.json"
 }
+
+# three_hosts: the three-host cloud of e2e-pipeline-two-iterations in
+# $cloud (every hypervisor runs alpha, t1-vm1 runs on node1), and the
+# loop that upgrades it, with its state in $state.
+three_hosts() {
+	cloud=$T/cloud state=$T/loop
+	mkdir -p "$cloud"
+	(cd "$cloud" && touch hv1 hv2 hv3 && ln -s node1 t1-vm1)
+}
+
+# loop ARG...: the upgrade loop, failover reservations off (-f0) so that
+# three hosts take two iterations, one group at a time (-j1) so that the
+# order of the commands is always the same; the actuator keeps its
+# files in $cloud.
+loop() {
+	"$top/scripts/upgrade-loop" -q -a ansible -d "$state" "$@" -B -f0 \
+	    -B -j1 -M -f0 -s system.yaml -k catalog.yaml -r request.yaml \
+	    -- -c local -d "$cloud"
+}

@@ -399,6 +399,20 @@ not_ready(const struct bs *b, size_t g, size_t s)
 	return s != g && (group_pending(b, s) || b->in.cg.groups[s].deactivated);
 }
 
+/*
+ * path_now: edge e of a resource to be added is a network path to a
+ * switch or router that is in service, already there and compatible
+ * with it: a new host may be cabled to it before it is upgraded (its
+ * own upgrade keeps the host's other paths, as for any host).
+ */
+static int
+path_now(const struct bs *b, const struct rg_edge *e, size_t s)
+{
+	return e->type == DEP_COMMUNICATION && !e->incompatible &&
+	    !b->in.cg.groups[s].deactivated &&
+	    b->in.rg.v[e->sponsor].mod != MOD_ADD;
+}
+
 static int
 rule_before_add(struct bs *b, size_t g, struct verdict *v)
 {
@@ -415,7 +429,8 @@ rule_before_add(struct bs *b, size_t g, struct verdict *v)
 			if (e->presence == PRES_CURRENT)
 				continue;
 			s = b->in.cg.group_of[e->sponsor];
-			if (b->in.rg.v[x].mod == MOD_ADD && not_ready(b, g, s)) {
+			if (b->in.rg.v[x].mod == MOD_ADD && not_ready(b, g, s) &&
+			    !path_now(b, e, s)) {
 				verdict(v, "dependency-before-add", -1, -1, "%s is "
 				    "to be added but its sponsor %s is not ready",
 				    vid(b, x), vid(b, e->sponsor));

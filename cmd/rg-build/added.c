@@ -7,70 +7,23 @@
  * edges (edges.c), and a new request's levels come after those of
  * earlier arrivals (units.c), as the mid-upgrade path of IV.1 wants.
  *
- * A new resource arrives at the target of the upgrade under way: a
- * product that a live change set is changing on other resources is
- * refused, naming the version to add instead, so that nothing added
- * needs upgrading after its install.
+ * A new resource arrives at the target of the upgrade under way
+ * (arrivals.c checks it).
  */
 #include <string.h>
 
 #include "rgb.h"
 
+/* check_product: name@version is in the catalog.  Whether it is on its
+ * way out is known only once the sets are evaluated (arrivals.c). */
 static int
-live(const struct change_set *cs)
+check_product(struct rgb *b, struct access *a, const char *name,
+    const char *version)
 {
-	return cs->status == CS_NEW || cs->status == CS_SCHEDULED;
-}
-
-/* changing: the transition of a live set other than skip that takes
- * some resource away from p, or NULL. */
-static const struct transition *
-changing(const struct rgb *b, const struct change_set *skip, struct pv p,
-    const char **set)
-{
-	size_t q, s, k, i;
-
-	for (q = 0; q < b->model.nreqs; q++)
-		for (s = 0; s < b->model.reqs[q].nsets; s++) {
-			const struct change_set *cs = &b->model.reqs[q].sets[s];
-
-			for (k = 0; cs != skip && live(cs) && k < cs->nchanges;
-			    k++)
-				for (i = 0; i < cs->changes[k].ntr; i++) {
-					const struct transition *t =
-					    &cs->changes[k].tr[i];
-
-					if (t->from.product != NULL &&
-					    pv_equal(t->from, p) &&
-					    !pv_equal(t->from, t->to)) {
-						*set = cs->uid;
-						return t;
-					}
-				}
-		}
-	return NULL;
-}
-
-/* check_product: name@version is known and is no version on its way out. */
-static int
-check_product(struct rgb *b, struct access *a, const struct change_set *cs,
-    const char *name, const char *version)
-{
-	const struct transition *t;
-	const char *set;
-
 	if (rgb_product(b, name, version) == NULL)
 		return access_fail_at(a, name, "%s %s is not in the catalog",
 		    name, version);
-	if ((t = changing(b, cs, (struct pv){ name, version }, &set)) == NULL)
-		return 0;
-	if (t->to.product == NULL)
-		return access_fail_at(a, name, "%s is being removed by %s: add "
-		    "the resource without it", name, set);
-	return access_fail_at(a, name, "%s %s is being changed to %s %s by "
-	    "%s: add the resource with what that change leads to, so that it "
-	    "needs no upgrade after its install", name, t->from.version,
-	    t->to.product, t->to.version, set);
+	return 0;
 }
 
 /* new_resource: the transitions of one new resource, obj. */
@@ -94,8 +47,7 @@ new_resource(struct rgb *b, struct access *a, struct tref ref,
 	json_object_foreach(json_object_get(obj, "products"), name, version) {
 		struct transition *t;
 
-		if (check_product(b, a, tref_set(b, ref), name,
-		    json_string_value(version)) < 0)
+		if (check_product(b, a, name, json_string_value(version)) < 0)
 			return -1;
 		t = change_add_transition(c, id);
 		t->to = (struct pv){ name, json_string_value(version) };

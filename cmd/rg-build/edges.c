@@ -17,12 +17,6 @@
 #include "rgb.h"
 #include "xalloc.h"
 
-static int
-live_set(const struct change_set *cs)
-{
-	return cs->status == CS_NEW || cs->status == CS_SCHEDULED;
-}
-
 /* retiring: r's vertex is removed by a live change set. */
 static int
 retiring(const struct rgb *b, const struct res *r)
@@ -119,7 +113,7 @@ check_dep_ends(struct rgb *b)
 		access_enter_key(&a, "change_sets");
 		for (s = 0; r == 0 && s < b->model.reqs[q].nsets; s++) {
 			access_enter_index(&a, s);
-			if (live_set(&b->model.reqs[q].sets[s]))
+			if (change_set_live(&b->model.reqs[q].sets[s]))
 				r = set_ends_known(b, &a,
 				    &b->model.reqs[q].sets[s]);
 			access_leave(&a);
@@ -141,7 +135,7 @@ change_deps(struct rgb *b, char *removed, int add)
 		for (s = 0; s < b->model.reqs[q].nsets; s++) {
 			const struct change_set *cs = &b->model.reqs[q].sets[s];
 
-			for (k = 0; live_set(cs) && k < cs->nchanges; k++)
+			for (k = 0; change_set_live(cs) && k < cs->nchanges; k++)
 				for (i = 0; i < cs->changes[k].ndeps; i++) {
 					const struct dep_change *dc =
 					    &cs->changes[k].deps[i];

@@ -28,6 +28,10 @@ res_present(const struct rgb *b, const struct res *r)
 
 	if (r->sys >= 0)
 		return 1;
+	for (i = 0; i < r->ntr; i++)
+		if (tref_tr(b, r->tr[i])->destroy &&
+		    tref_tr(b, r->tr[i])->status == TR_DONE)
+			return 0;	/* created, then taken out again */
 	for (i = 0; i < r->ntr; i++) {
 		const struct transition *t = tref_tr(b, r->tr[i]);
 
@@ -102,7 +106,9 @@ below_threshold(struct rgb *b, const struct change_set *cs, uint32_t *stamp,
 					continue;
 				stamp[x] = *clock;
 				size++;
-				bad += b->res[x].isolated || b->res[x].failed;
+				/* one that left as the change meant is no loss */
+				bad += (b->res[x].isolated || b->res[x].failed) &&
+				    !(c->tr[i].destroy && c->tr[i].status == TR_DONE);
 			}
 		}
 		if ((json_int_t)(size - bad) < (cs->changes[root].undo_threshold

@@ -10,18 +10,14 @@
  * one change removes them.  decommission.c takes each out, its VMs
  * evacuated first under the same rules as any batch; a host leaves with
  * the release action.  The request is kept in the model like any other,
- * so it is made once.
+ * so it is made once; when it fails (its undo done), another is made for
+ * the hosts still there, "R-S-release-2" then "-3", and no more: what a
+ * third try cannot give back stays, and the summary says so.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "rgb.h"
-
-static int
-live(const struct change_set *cs)
-{
-	return cs->status == CS_NEW || cs->status == CS_SCHEDULED;
-}
 
 /* temporary_add: the change of cs that brings temporary resources. */
 static const struct change *
@@ -52,14 +48,14 @@ others_live(const struct rgb *b)
 
 	for (q = 0; q < b->model.nreqs; q++)
 		for (s = 0; s < b->model.reqs[q].nsets; s++)
-			if (live(&b->model.reqs[q].sets[s]) &&
+			if (change_set_live(&b->model.reqs[q].sets[s]) &&
 			    !a_release(&b->model.reqs[q].sets[s]))
 				return 1;
 	return 0;
 }
 
-/* release_doc: the request that removes what c added, listed last
- * first (a hypervisor before its host). */
+/* release_doc: the request that removes what c added and the system
+ * still lists, last first (a hypervisor before its host), or NULL. */
 static json_t *
 release_doc(const struct rgb *b, const char *id, const char *time,
     const struct change_set *cs, const struct change *c)
@@ -73,8 +69,14 @@ release_doc(const struct rgb *b, const char *id, const char *time,
 		const char *r = json_string_value(json_object_get(
 		    json_array_get(list, i), "id"));
 
-		if (res_find(b, r) >= 0)
+		long k = res_find(b, r);
+
+		if (k >= 0 && b->res[k].sys >= 0)
 			json_array_append_new(ids, json_string(r));
+	}
+	if (json_array_size(ids) == 0) {
+		json_decref(ids);
+		return NULL;
 	}
 	return json_pack("{s:i,s:s,s:s,s:[{s:s,s:I,s:[{s:s,s:{s:o},s:O}]}]}",
 	    "version", 1, "id", id, "time", time, "change_sets", "id",
@@ -83,7 +85,40 @@ release_doc(const struct rgb *b, const char *id, const char *time,
 	    json_object_get(c->spec, "release"));
 }
 
-/* release_one: receive the release of set s of request q, once. */
+#define RELEASE_TRIES 3
+
+/* release_id: the id of try k (1, 2, 3) of the release of set cs of r. */
+static void
+release_id(char *id, size_t size, const struct request *r,
+    const struct change_set *cs, int k)
+{
+	if (k == 1)
+		snprintf(id, size, "%s-%s-release", r->id, cs->id);
+	else
+		snprintf(id, size, "%s-%s-release-%d", r->id, cs->id, k);
+}
+
+/* next_try: the first try of the release not made yet, or 0 while one
+ * is under way, has given the hosts back, or the tries are spent. */
+static int
+next_try(const struct rgb *b, const struct request *r,
+    const struct change_set *cs)
+{
+	const struct request *made;
+	char id[512];
+	int k;
+
+	for (k = 1; k <= RELEASE_TRIES; k++) {
+		release_id(id, sizeof id, r, cs, k);
+		if ((made = request_find(&b->model, id)) == NULL)
+			return k;
+		if (made->sets[0].status != CS_FAILED || !made->sets[0].undo_done)
+			return 0;
+	}
+	return 0;
+}
+
+/* release_one: receive the next release of set s of request q. */
 static int
 release_one(struct rgb *b, uint32_t q, uint32_t s, const char *time)
 {
@@ -93,14 +128,15 @@ release_one(struct rgb *b, uint32_t q, uint32_t s, const char *time)
 	struct access a;
 	json_t *doc;
 	size_t first = b->model.nreqs;
-	int rc;
+	int rc, k = next_try(b, r, cs);
 
-	snprintf(id, sizeof id, "%s-%s-release", r->id, cs->id);
+	if (k == 0)
+		return 0;
+	release_id(id, sizeof id, r, cs, k);
 	if (time == NULL)
 		time = r->time;
-	if (request_find(&b->model, id) != NULL)
-		return 0;
-	doc = release_doc(b, id, time, cs, temporary_add(cs));
+	if ((doc = release_doc(b, id, time, cs, temporary_add(cs))) == NULL)
+		return 0;	/* nothing of it is left */
 	json_array_append_new(b->request_docs, doc);
 	access_init(&a, "rg-build");
 	rc = request_read(&a, doc, b->iteration, &b->model, b->undo_requests);

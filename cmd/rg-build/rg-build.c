@@ -97,6 +97,12 @@ read_requests(struct rgb *b)
 		if (status == EXIT_OK && b->model.nreqs > first &&
 		    resolve_request(b, name, (uint32_t)first) < 0)
 			status = EXIT_DATAERR;
+		if (status == EXIT_OK && b->model.nreqs > first) {
+			b->arrived = xreallocarray(b->arrived, b->narrived + 1,
+			    sizeof *b->arrived);
+			b->arrived[b->narrived++] = (struct arrival){
+				(uint32_t)first, name };
+		}
 		if (status != EXIT_OK)
 			return status;
 	}
@@ -129,6 +135,7 @@ request_undos(struct rgb *b)
 static int
 plan(struct rgb *b)
 {
+	size_t i;
 	int status;
 
 	b->iteration = !b->have_prev ? 1 : b->prev.iteration + (b->report != NULL);
@@ -139,6 +146,9 @@ plan(struct rgb *b)
 	    (status = request_undos(b)) != EXIT_OK)
 		return status;
 	evaluate_change_sets(b);
+	for (i = 0; i < b->narrived; i++)
+		if (check_arrivals(b, b->arrived[i].req, b->arrived[i].file) < 0)
+			return EXIT_DATAERR;
 	rgraph_init(&b->out);
 	b->out.iteration = b->iteration;
 	if (b->report != NULL)
@@ -204,6 +214,7 @@ main(int argc, char **argv)
 	if (status == EXIT_OK)
 		status = write_result(&b);
 	free(b.lv);
+	free(b.arrived);
 	rgb_free(&b);
 	jshare_clear();
 	jarena_end();

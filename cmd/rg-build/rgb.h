@@ -72,6 +72,8 @@ struct rgb {
 	long iteration;
 	json_t *undo_requests;		/* undo unit ids asked for */
 	json_t *request_docs;		/* kept alive: the model points in */
+	struct arrival { uint32_t req; const char *file; } *arrived;
+	size_t narrived;		/* requests received in this run */
 	struct res *res;
 	size_t nres, res_cap;
 	struct idmap res_ids;
@@ -158,6 +160,9 @@ int resolve_ppu(struct rgb *b, struct access *a, uint32_t req, uint32_t set,
     uint32_t ch, size_t r, struct pv from, struct pv to);
 int complement_set(struct rgb *b, struct access *a, uint32_t req,
     uint32_t set, uint32_t first);
+/* arrivals.c: the new resources of request q (read from file) come at
+ * the target of the live change sets; 0 or -1 (diagnosed). */
+int check_arrivals(const struct rgb *b, uint32_t q, const char *file);
 /* release.c: receive the request that gives temporary resources back,
  * once nothing else is live; the number of requests made, or -1. */
 int release_temporaries(struct rgb *b, const char *time);

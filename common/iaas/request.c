@@ -266,3 +266,9 @@ request_model_to_json(const struct request_model *m)
 	}
 	return json_pack("{s:o}", "requests", reqs);
 }
+
+int
+change_set_live(const struct change_set *cs)
+{
+	return cs->status == CS_NEW || cs->status == CS_SCHEDULED;
+}

@@ -138,6 +138,9 @@ int change_spec_check(struct access *a, json_t *spec, struct change *c);
  */
 int add_spec_check(struct access *a, const json_t *spec, struct change *c);
 
+/* change_set_live: cs is still to run (new or scheduled). */
+int change_set_live(const struct change_set *cs);
+
 /* request_find: the request with id, or NULL. */
 struct request *request_find(const struct request_model *m, const char *id);
 

@@ -234,7 +234,7 @@ stop_all
 # 7. The watchdog: two workers of h02 (an operator's mistake) share its
 # consumer; while one runs the prepare (4 s, under an ack wait of 10 s)
 # the server holds the command unacked, which the other never received:
-# that one says so within its watchdog's second and connects again,
+# that one says so within its watchdog's second and exits (75) for a restart,
 # and the prepare runs once.
 start_server watchdog
 for w in a b; do
@@ -263,7 +263,7 @@ until grep -q "never received" "$S/a.err" "$S/b.err" || [ "$i" -gt 300 ]; do
 	i=$((i + 1))
 done
 sleep 4
-check '[ "$(cat "$S/a.err" "$S/b.err" | grep -c "h02: the server holds 1 command for this worker that it never received in [0-9]* ms: connecting again")" -ge 1 ]' \
+check '[ "$(cat "$S/a.err" "$S/b.err" | grep -c "h02: the server holds 1 command for this worker that it never received in [0-9]* ms: exiting (75) to be started again")" -ge 1 ]' \
     "watchdog: the worker that never received the held command says so"
 check '[ "$(count "h02 prepare")" = 1 ]' \
     "watchdog: the prepare runs once"

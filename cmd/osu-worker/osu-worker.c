@@ -32,7 +32,8 @@ static const char usage_doc[] =
     "\vCONFIG names the commands to run and the state file.  "
     "Exit status: 0 stopped or rebooting, 64 usage, 65 invalid "
     "configuration or state, 66 cannot open, 69 server unavailable, "
-    "71 out of memory, 74 I/O error.";
+    "71 out of memory, 74 I/O error, 75 deaf to held commands (-W): "
+    "start it again.";
 
 static const struct argp_option option_list[] = {
 	{ "server", 's', "URL", 0, "The NATS server (default "
@@ -118,24 +119,6 @@ print_check(const struct worker *w)
 #define FETCH_MS 500
 
 /*
- * reconnect: a new connection and subscription to the consumer, in
- * place of those that went silent while the server counted commands
- * for them; -1 with a diagnostic when the server cannot be reached.
- */
-static int
-reconnect(struct worker *w, const struct options *o, const char *name,
-    const char *filter, struct bus_sub **sub)
-{
-	bus_sub_free(*sub);
-	*sub = NULL;
-	bus_close(w->bus);
-	if ((w->bus = bus_open(o->server)) == NULL)
-		return -1;
-	*sub = bus_consume(w->bus, name, filter, o->ack_wait, 0);
-	return *sub == NULL ? -1 : 0;
-}
-
-/*
  * silent: after o->watchdog ms without a message, whether the server
  * holds commands for this worker that it never received; asked twice,
  * a fetch apart, so that a command in flight is not taken for one.
@@ -154,14 +137,18 @@ silent(struct worker *w, const struct options *o, const char *name,
 		return 0;
 	}
 	diag_warn(NULL, NULL, "%s: the server holds %ld command%s for this worker that "
-	    "it never received in %ld ms: connecting again", w->cfg.host, n,
-	    n == 1 ? "" : "s", *idle_ms);
-	*idle_ms = 0;
-	*held = 0;
+	    "it never received in %ld ms: exiting (75) to be started again",
+	    w->cfg.host, n, n == 1 ? "" : "s", *idle_ms);
 	return 1;
 }
 
-/* serve: consume and handle commands until a signal or a reboot. */
+/*
+ * serve: consume and handle commands until a signal or a reboot, or
+ * until the watchdog finds the worker deaf: then it exits 75 for its
+ * service manager to start it again.  A new connection and subscription
+ * in the same process did not recover from that state (five in a row
+ * under load), while a new process received the command at once.
+ */
 static int
 serve(struct worker *w, const struct options *o)
 {
@@ -182,8 +169,10 @@ serve(struct worker *w, const struct options *o)
 		if ((r = bus_fetch(sub, FETCH_MS, &m)) == 1) {
 			handle(w, &m);
 			idle_ms = held = 0;
-		} else if (r == 0 && silent(w, o, name, &idle_ms, &held))
-			r = reconnect(w, o, name, filter, &sub);
+		} else if (r == 0 && silent(w, o, name, &idle_ms, &held)) {
+			bus_sub_free(sub);
+			return EXIT_TEMPFAIL;
+		}
 	}
 	bus_sub_free(sub);
 	return r < 0 ? EXIT_UNAVAILABLE : EXIT_OK;

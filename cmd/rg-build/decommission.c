@@ -6,10 +6,13 @@
  * such action, so it goes the way it came: every product it runs is
  * removed, and the last removal takes the resource out of the system.
  *
- * Products with no remove action in the catalog go first (nothing to
- * run: they are in effect at once); the resource leaves with a product
- * that has one, so that its removal always runs an action, and its
- * group is taken out of service, its VMs evacuated, before it goes.  A
+ * Products with no remove action in the catalog get no transition:
+ * there is nothing to run, and they go with the resource (a transition
+ * "in effect" at once would also be undone "in effect", after its set
+ * had been evaluated, and an undo would never end).  The resource
+ * leaves with a product that has one, so that its removal always runs
+ * an action, and its group is taken out of service, its VMs evacuated,
+ * before it goes.  A
  * host none of whose products has one leaves with the release action of
  * its change, when it has one (a temporary host given back: release.c).
  */
@@ -82,9 +85,6 @@ decommission(struct rgb *b, struct access *a, struct tref ref, size_t ri)
 		    "products it runs has a remove action in the catalog, and "
 		    "the change has no release action", r->id);
 	}
-	for (i = 0; i < st.n; i++)
-		if (!removable(b, st.p[i]) && (long)i != last)
-			remove_product(b, ref, r, st.p[i], 0);
 	for (i = 0; i < st.n; i++)
 		if (removable(b, st.p[i]) && (long)i != last)
 			remove_product(b, ref, r, st.p[i], 0);

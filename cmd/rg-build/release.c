@@ -68,7 +68,6 @@ release_doc(const struct rgb *b, const char *id, const char *time,
 	for (i = json_array_size(list); i-- > 0;) {
 		const char *r = json_string_value(json_object_get(
 		    json_array_get(list, i), "id"));
-
 		long k = res_find(b, r);
 
 		if (k >= 0 && b->res[k].sys >= 0)

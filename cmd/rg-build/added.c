@@ -62,19 +62,6 @@ new_resource(struct rgb *b, struct access *a, struct tref ref,
 	return 0;
 }
 
-/* dep_known: both ends of the new dependency d are resources. */
-static int
-dep_known(struct rgb *b, struct access *a, const struct dep_change *d)
-{
-	if (res_find(b, d->dependent) < 0)
-		return access_fail_at(a, "dependent", "no resource has id \"%s\"",
-		    d->dependent);
-	if (res_find(b, d->sponsor) < 0)
-		return access_fail_at(a, "sponsor", "no resource has id \"%s\"",
-		    d->sponsor);
-	return 0;
-}
-
 int
 resolve_new_resources(struct rgb *b, struct access *a, uint32_t q,
     uint32_t s, uint32_t ch)
@@ -97,7 +84,7 @@ resolve_new_resources(struct rgb *b, struct access *a, uint32_t q,
 	access_enter_key(a, "dependencies");
 	for (i = 0; r == 0 && i < c->ndeps; i++) {
 		access_enter_index(a, i);
-		r = dep_known(b, a, &c->deps[i]);
+		r = dep_ends_known(b, a, &c->deps[i]);
 		access_leave(a);
 	}
 	access_leave(a);

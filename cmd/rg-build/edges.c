@@ -58,8 +58,7 @@ add_edge(struct rgb *b, enum dep_type type, size_t d, size_t s,
 		    b->res[d].vertex, p);
 }
 
-/* dep_ends_known: both ends of dc name resources; else a located error. */
-static int
+int
 dep_ends_known(struct rgb *b, struct access *a, const struct dep_change *dc)
 {
 	if (res_find(b, dc->dependent) < 0)

@@ -215,6 +215,8 @@ size_t undo_actions(struct rgb *b, struct opctx *o, struct pv now,
 int plan_vertices(struct rgb *b);
 
 /* edges.c */
+/* dep_ends_known: both ends of dc name resources; else a located error. */
+int dep_ends_known(struct rgb *b, struct access *a, const struct dep_change *dc);
 /* check_dep_ends: a located error (-1) if a dependency names no resource. */
 int check_dep_ends(struct rgb *b);
 int plan_edges(struct rgb *b);

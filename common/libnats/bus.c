@@ -49,7 +49,25 @@ bus_subject(char *buf, size_t size, const char *topic, const char *producer)
 	snprintf(buf, size, "%s.%s.%s", BUS_STREAM, topic, tok);
 }
 
-/* ensure_stream: the stream, created on first use. */
+/* stream_exists: the server has the stream. */
+static int
+stream_exists(struct bus *b)
+{
+	jsStreamInfo *si = NULL;
+	jsErrCode err = 0;
+
+	if (js_GetStreamInfo(&si, b->js, BUS_STREAM, NULL, &err) != NATS_OK)
+		return 0;
+	jsStreamInfo_Destroy(si);
+	return 1;
+}
+
+/*
+ * ensure_stream: the stream, created on first use.  Workers and the
+ * controller start together: when another one created it between our
+ * look and our create, the server refuses ours ("subjects overlap"),
+ * and the stream is there all the same.
+ */
 static int
 ensure_stream(struct bus *b)
 {
@@ -59,17 +77,16 @@ ensure_stream(struct bus *b)
 	jsErrCode err = 0;
 	natsStatus s;
 
-	s = js_GetStreamInfo(&si, b->js, BUS_STREAM, NULL, &err);
-	if (s == NATS_OK) {
-		jsStreamInfo_Destroy(si);
+	if (stream_exists(b))
 		return 0;
-	}
 	jsStreamConfig_Init(&cfg);
 	cfg.Name = BUS_STREAM;
 	cfg.Subjects = subjects;
 	cfg.SubjectsLen = 1;
 	cfg.Storage = js_FileStorage;
 	s = js_AddStream(&si, b->js, &cfg, NULL, &err);
+	if (s != NATS_OK && stream_exists(b))
+		return 0;
 	if (s != NATS_OK)
 		return fail("cannot create the stream " BUS_STREAM, s);
 	jsStreamInfo_Destroy(si);

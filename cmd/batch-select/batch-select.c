@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "exitcodes.h"
 #include "jarena.h"
+#include "jtext.h"
 #include "load.h"
 #include "output.h"
 #include "sla.h"
@@ -165,6 +166,9 @@ main(int argc, char **argv)
 	};
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
+	/* plan_inputs_load's sections; the others pass through as text */
+	static const char *const reads[] = { "system", "catalog", "resource_graph",
+	    "control_graph", NULL };
 	struct options o = { .reservation = SLA_RESERVE_EXACT, .max_freed = -1,
 	    .failover = FAILOVER_OPTS_DEFAULT };
 	json_t *doc;
@@ -173,11 +177,12 @@ main(int argc, char **argv)
 	cli_init(argv);
 	jarena_start();
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
-	status = load_document(o.file, &doc);
+	status = load_document_reading(o.file, reads, &doc);
 	if (status == EXIT_OK) {
 		status = select_batch(&o, doc);
 		jarena_drop(doc);
 	}
+	jtext_end();
 	jarena_end();
 	return output_close(status);
 }

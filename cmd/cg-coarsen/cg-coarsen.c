@@ -11,6 +11,7 @@
 #include "coarsen.h"
 #include "exitcodes.h"
 #include "jarena.h"
+#include "jtext.h"
 #include "load.h"
 #include "output.h"
 #include "state.h"
@@ -109,6 +110,8 @@ main(int argc, char **argv)
 	};
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
+	/* the one section read; the others pass through as text (jtext.h) */
+	static const char *const reads[] = { "resource_graph", NULL };
 	struct options o = { 0 };
 	json_t *doc;
 	int status;
@@ -116,11 +119,12 @@ main(int argc, char **argv)
 	cli_init(argv);
 	jarena_start();
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
-	status = load_document(o.file, &doc);
+	status = load_document_reading(o.file, reads, &doc);
 	if (status == EXIT_OK) {
 		status = coarsen(&o, doc);
 		jarena_drop(doc);
 	}
+	jtext_end();
 	jarena_end();
 	return output_close(status);
 }

@@ -1,9 +1,12 @@
 /* jwriter.c: JSON in jansson's layout, fast (see jwriter.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
 #include "exitcodes.h"
+#include "jtext.h"
 #include "jwriter.h"
+#include "xalloc.h"
 
 void
 jw_init(struct jwriter *w, FILE *fp, int compact)
@@ -337,9 +340,206 @@ dump_real(struct jwriter *w, const json_t *v)
 	put(w, num, n);
 }
 
+
+/*
+ * Kept text (jtext.h), written as dump() would write the values it
+ * stands for.  The text was checked by jscan_value, so the walk below
+ * need not check again.
+ */
+static void relay_value(struct jwriter *w, const char **pp, size_t depth);
+
+static void
+relay_white(const char **pp)
+{
+	while (**pp == ' ' || **pp == '\t' || **pp == '\n' || **pp == '\r')
+		(*pp)++;
+}
+
+static unsigned
+relay_hex4(const char *p)
+{
+	unsigned v = 0;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		v = v * 16 + (unsigned)(p[i] <= '9' ? p[i] - '0' :
+		    (p[i] | 0x20) - 'a' + 10);
+	return v;
+}
+
+/* utf8_put: code point u as UTF-8 at out; the bytes written. */
+static size_t
+utf8_put(char *out, unsigned u)
+{
+	if (u < 0x80) {
+		out[0] = (char)u;
+		return 1;
+	}
+	if (u < 0x800) {
+		out[0] = (char)(0xC0 | u >> 6);
+		out[1] = (char)(0x80 | (u & 0x3F));
+		return 2;
+	}
+	if (u < 0x10000) {
+		out[0] = (char)(0xE0 | u >> 12);
+		out[1] = (char)(0x80 | (u >> 6 & 0x3F));
+		out[2] = (char)(0x80 | (u & 0x3F));
+		return 3;
+	}
+	out[0] = (char)(0xF0 | u >> 18);
+	out[1] = (char)(0x80 | (u >> 12 & 0x3F));
+	out[2] = (char)(0x80 | (u >> 6 & 0x3F));
+	out[3] = (char)(0x80 | (u & 0x3F));
+	return 4;
+}
+
+/* unescape: the string p..end (escapes and all) decoded into out. */
+static size_t
+unescape(const char *p, const char *end, char *out)
+{
+	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+	size_t n = 0;
+	unsigned u;
+
+	while (p < end) {
+		if (*p != '\\') {
+			out[n++] = *p++;
+		} else if (p[1] != 'u') {
+			out[n++] = to[strchr(from, p[1]) - from];
+			p += 2;
+		} else {
+			u = relay_hex4(p + 2);
+			p += 6;
+			if (u >= 0xD800 && u <= 0xDBFF) {
+				u = 0x10000 + ((u - 0xD800) << 10) +
+				    (relay_hex4(p + 2) - 0xDC00);
+				p += 6;
+			}
+			n += utf8_put(out + n, u);
+		}
+	}
+	return n;
+}
+
+/* relay_string: **pp opens a string; jansson would write it so. */
+static void
+relay_string(struct jwriter *w, const char **pp)
+{
+	const char *start = *pp + 1, *p = start;
+	int escaped = 0;
+	char *plain;
+
+	while (*p != '"') {
+		if (*p == '\\')
+			escaped = 1, p++;
+		p++;
+	}
+	*pp = p + 1;
+	if (!escaped) {
+		put(w, start - 1, (size_t)(p - start) + 2);
+		return;
+	}
+	plain = xmalloc((size_t)(p - start));	/* decoding only shrinks */
+	put_quoted(w, plain, unescape(start, p, plain));
+	free(plain);
+}
+
+/* relay_scalar: a number or a literal; reals as jansson writes them. */
+static void
+relay_scalar(struct jwriter *w, const char **pp)
+{
+	const char *p = *pp;
+	char num[72];
+	json_t *real;
+	size_t n;
+
+	while (*p != '\0' && strchr(",]} \t\n\r", *p) == NULL)
+		p++;
+	n = (size_t)(p - *pp);
+	if (strchr("-0123456789", **pp) != NULL && n < sizeof num &&
+	    (memchr(*pp, '.', n) != NULL || memchr(*pp, 'e', n) != NULL ||
+	    memchr(*pp, 'E', n) != NULL)) {
+		memcpy(num, *pp, n);
+		num[n] = '\0';
+		real = json_real(strtod(num, NULL));
+		dump_real(w, real);
+		json_decref(real);
+	} else if (n == 2 && memcmp(*pp, "-0", 2) == 0) {
+		put_char(w, '0');
+	} else {
+		put(w, *pp, n);
+	}
+	*pp = p;
+}
+
+/* relay_container: dump_object and dump_array, over text. */
+static void
+relay_container(struct jwriter *w, const char **pp, size_t depth)
+{
+	char closer = **pp == '{' ? '}' : ']';
+
+	int empty;
+
+	put_char(w, *(*pp)++);
+	relay_white(pp);
+	empty = **pp == closer;
+	if (!empty)
+		for (;;) {
+			newline(w, depth + 1);
+			if (closer == '}') {
+				relay_string(w, pp);
+				relay_white(pp);
+				(*pp)++;	/* the colon */
+				put(w, ": ", w->compact ? 1 : 2);
+			}
+			relay_value(w, pp, depth + 1);
+			relay_white(pp);
+			if (**pp != ',')
+				break;
+			(*pp)++;
+			put_char(w, ',');
+			relay_white(pp);
+		}
+	if (!empty)
+		newline(w, depth);
+	(*pp)++;
+	put_char(w, closer);
+}
+
+static void
+relay_value(struct jwriter *w, const char **pp, size_t depth)
+{
+	relay_white(pp);
+	if (**pp == '{' || **pp == '[')
+		relay_container(w, pp, depth);
+	else if (**pp == '"')
+		relay_string(w, pp);
+	else
+		relay_scalar(w, pp);
+}
+
+/* relay: kept text t in place of the value it stands for. */
+static void
+relay(struct jwriter *w, const struct jtext *t, size_t depth)
+{
+	const char *p = t->text;
+
+	if (w->compact && t->canonical)
+		put(w, t->text, t->len);
+	else
+		relay_value(w, &p, depth);
+}
+
 static void
 dump(struct jwriter *w, const json_t *v, size_t depth)
 {
+	const struct jtext *kept;
+
+	/* kept parts are sections and their members (jtext.h) */
+	if (depth <= 2 && (kept = jtext_find(v)) != NULL) {
+		relay(w, kept, depth);
+		return;
+	}
 	switch (json_typeof(v)) {
 	case JSON_OBJECT:
 		dump_object(w, v, depth);

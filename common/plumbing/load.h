@@ -39,6 +39,18 @@ const char *load_name(const char *file);
 int load_document(const char *file, json_t **out);
 
 /*
+ * load_document_reading: load_document for a tool that reads only the
+ * top-level members named in reads (NULL-terminated) and passes the
+ * others on.  Those are checked but kept as text, written back by
+ * jwriter as read (see jtext.h); they appear in *out as objects whose
+ * scalars are there and whose arrays and objects are empty stand-ins.
+ * The members read are kept as text too while the tool leaves them in
+ * place.  Call jtext_end() after writing the output.
+ */
+int load_document_reading(const char *file, const char *const *reads,
+    json_t **out);
+
+/*
  * load_read: read file (NUL-terminated) into *bufp, to be freed by the
  * caller, for callers that look at the text before parsing it.
  */

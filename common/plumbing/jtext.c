@@ -1,0 +1,70 @@
+/* jtext.c: a short list of values written as kept text (jtext.h). */
+#include <stdlib.h>
+
+#include "jtext.h"
+#include "xalloc.h"
+
+/*
+ * Kept parts are sections and their members: tens, so a list searched
+ * from the end is enough, and jwriter only asks near the top.
+ */
+static struct jtext *kept;
+static size_t nkept, capkept;
+static char **held;
+static size_t nheld;
+
+void
+jtext_keep(json_t *value, const char *text, size_t len, int canonical)
+{
+	if (nkept == capkept)
+		kept = xreallocarray(kept, capkept = capkept * 2 + 16,
+		    sizeof *kept);
+	kept[nkept].value = json_incref(value);
+	kept[nkept].text = text;
+	kept[nkept].len = len;
+	kept[nkept++].canonical = canonical;
+}
+
+const struct jtext *
+jtext_find(const json_t *v)
+{
+	size_t i;
+
+	for (i = nkept; i-- > 0;)
+		if (kept[i].value == v)
+			return &kept[i];
+	return NULL;
+}
+
+size_t
+jtext_mark(void)
+{
+	return nkept;
+}
+
+void
+jtext_rollback(size_t mark)
+{
+	while (nkept > mark)
+		json_decref((json_t *)kept[--nkept].value);
+}
+
+void
+jtext_hold(char *buf)
+{
+	held = xreallocarray(held, nheld + 1, sizeof *held);
+	held[nheld++] = buf;
+}
+
+void
+jtext_end(void)
+{
+	jtext_rollback(0);
+	while (nheld > 0)
+		free(held[--nheld]);
+	free(held);
+	free(kept);
+	held = NULL;
+	kept = NULL;
+	capkept = 0;
+}

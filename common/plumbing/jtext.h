@@ -1,0 +1,49 @@
+/*
+ * jtext.h: parts of a document kept as the text they were read from.
+ *
+ * A stage of the pipeline reads a few sections of a large state
+ * document and passes the rest on untouched.  Parsing the rest into
+ * jansson values only to write them out again costs most of the
+ * stage's time and memory.  Instead, load_document_reading() (load.h)
+ * leaves such a part as its checked text, with an empty object standing
+ * in for it in the tree, and jwriter writes the text where it meets the
+ * stand-in, laid out as it lays out everything else.
+ *
+ * A part a tool reads is kept too: as long as the tree still holds the
+ * very value that was read, the text is written instead of the value,
+ * so a tool must replace (state_put), never edit in place, a section
+ * it read this way.
+ */
+#ifndef UPKIT_JTEXT_H
+#define UPKIT_JTEXT_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+struct jtext {
+	const json_t *value;	/* the stand-in, or the value read */
+	const char *text;	/* valid JSON (jscan_value) */
+	size_t len;
+	int canonical;		/* text is exactly jwriter's compact form */
+};
+
+/*
+ * jtext_keep: write text wherever value is met (see above).  value is
+ * held until jtext_end, so that no other value can take its address.
+ */
+void jtext_keep(json_t *value, const char *text, size_t len,
+    int canonical);
+/* jtext_find: what is kept for v, or NULL. */
+const struct jtext *jtext_find(const json_t *v);
+/* jtext_mark, jtext_rollback: forget what was kept after the mark. */
+size_t jtext_mark(void);
+void jtext_rollback(size_t mark);
+/* jtext_hold: buf holds kept text; it is freed by jtext_end. */
+void jtext_hold(char *buf);
+/*
+ * jtext_end: forget every kept text and free the held buffers; before
+ * jarena_end, which frees the values.
+ */
+void jtext_end(void);
+
+#endif

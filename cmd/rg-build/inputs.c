@@ -16,12 +16,16 @@
 #include "state.h"
 #include "timefmt.h"
 
-/* load_section_file: a file holding one section's object. */
+/*
+ * load_section_file: a file holding one section's object.  Its members
+ * are written out as read (jtext.h): the system of a large cloud is
+ * most of what rg-build writes.
+ */
 static int
 load_section_file(const char *file, enum section s, json_t **out)
 {
 	struct access a;
-	int status = load_document(file, out);
+	int status = load_document_reading(file, NULL, out);
 
 	if (status != EXIT_OK)
 		return status;

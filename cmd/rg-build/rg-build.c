@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "exitcodes.h"
 #include "jarena.h"
+#include "jtext.h"
 #include "jshare.h"
 #include "load.h"
 #include "output.h"
@@ -217,6 +218,7 @@ main(int argc, char **argv)
 	free(b.arrived);
 	rgb_free(&b);
 	jshare_clear();
+	jtext_end();
 	jarena_end();
 	free(o.requests);
 	return output_close(status);

@@ -40,8 +40,8 @@ int load_document(const char *file, json_t **out);
 
 /*
  * load_document_reading: load_document for a tool that reads only the
- * top-level members named in reads (NULL-terminated) and passes the
- * others on.  Those are checked but kept as text, written back by
+ * top-level members named in reads (NULL-terminated; NULL for all of
+ * them) and passes the others on.  Those are checked but kept as text, written back by
  * jwriter as read (see jtext.h); they appear in *out as objects whose
  * scalars are there and whose arrays and objects are empty stand-ins.
  * The members read are kept as text too while the tool leaves them in

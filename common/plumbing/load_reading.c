@@ -20,7 +20,7 @@
 
 struct reading {
 	const char *p, *end;
-	const char *const *reads;	/* members parsed in full */
+	const char *const *reads;	/* members parsed in full; NULL: all */
 };
 
 static void
@@ -36,6 +36,8 @@ is_read(const struct reading *r, const char *key)
 {
 	const char *const *k;
 
+	if (r->reads == NULL)
+		return 1;
 	for (k = r->reads; *k != NULL; k++)
 		if (strcmp(*k, key) == 0)
 			return 1;

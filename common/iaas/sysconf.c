@@ -380,52 +380,82 @@ check_capacity(struct access *a, const struct sysconf *sc)
 	return r;
 }
 
-/* placement_key: tenant, group and host of VM i, as one string. */
-static char *
-placement_key(const struct sysconf *sc, size_t i)
-{
-	const struct vm *v = &sc->vms[i];
-	const char *t = sc->tenants[v->tenant].id;
-	const char *h = sc->resources[v->host].id;
-	size_t n = strlen(t) + strlen(v->group) + strlen(h) + 3;
-	char *k = xmalloc(n);
+/* VM vm of anti-affinity group group runs on host. */
+struct placed {
+	size_t host;
+	const char *group;
+	size_t vm;
+};
 
-	snprintf(k, n, "%s\n%s\n%s", t, v->group, h);
-	return k;
+static int
+placed_cmp(const void *x, const void *y)
+{
+	const struct placed *a = x, *b = y;
+	int c;
+
+	if (a->host != b->host)
+		return a->host < b->host ? -1 : 1;
+	if ((c = strcmp(a->group, b->group)) != 0)
+		return c;
+	return a->vm < b->vm ? -1 : a->vm > b->vm;
+}
+
+/*
+ * first_shared: among the VMs of tenant t, the first (in order) that
+ * shares host and group with an earlier one, and that earlier one in
+ * *earlier; or (size_t)-1.  p has room for the tenant's VMs.
+ */
+static size_t
+first_shared(const struct sysconf *sc, const struct tenant *t,
+    struct placed *p, size_t *earlier)
+{
+	size_t i, n = 0, best = (size_t)-1;
+
+	for (i = t->first_vm; i < t->first_vm + t->nvms; i++)
+		p[n++] = (struct placed){ sc->vms[i].host, sc->vms[i].group, i };
+	qsort(p, n, sizeof *p, placed_cmp);
+	for (i = 1; i < n; i++)
+		if (p[i].host == p[i - 1].host &&
+		    strcmp(p[i].group, p[i - 1].group) == 0 &&
+		    p[i].vm < best &&
+		    (i < 2 || p[i - 2].host != p[i].host ||
+		    strcmp(p[i - 2].group, p[i].group) != 0)) {
+			best = p[i].vm;	/* the second of its run */
+			*earlier = p[i - 1].vm;
+		}
+	return best;
 }
 
 /*
  * check_anti_affinity: no two VMs of one anti-affinity group on one host
  * (II.A).  A system that breaks it already is refused rather than
- * planned for: every guarantee of the upgrade starts from it.
+ * planned for: every guarantee of the upgrade starts from it.  Groups
+ * belong to their tenant, so each tenant's VMs are sorted by host and
+ * group on their own: no string is built per VM.
  */
 static int
 check_anti_affinity(struct access *a, const struct sysconf *sc)
 {
-	struct idmap seen;
-	size_t i;
-	long x;
-	int r = 0;
+	struct placed *p;
+	size_t t, most = 0, i = (size_t)-1, earlier = 0;
 
-	idmap_init(&seen);
-	for (i = 0; i < sc->nvms && r == 0; i++) {
-		const struct vm *v = &sc->vms[i];
-		const struct tenant *t = &sc->tenants[v->tenant];
-		char *k = placement_key(sc, i);
-
-		if ((x = idmap_add(&seen, k)) < 0) {
-			access_enter_key(a, "tenants");
-			access_enter_index(a, v->tenant);
-			access_enter_key(a, "vms");
-			access_enter_index(a, i - t->first_vm);
-			r = access_fail_at(a, "host", "VM \"%s\" shares host \"%s\" "
-			    "with \"%s\" of its anti-affinity group \"%s\"", v->id,
-			    sc->resources[v->host].id, sc->vms[-x - 1].id, v->group);
-		}
-		free(k);
-	}
-	idmap_free(&seen);
-	return r;
+	for (t = 0; t < sc->ntenants; t++)
+		if (sc->tenants[t].nvms > most)
+			most = sc->tenants[t].nvms;
+	p = xcalloc(most + 1, sizeof *p);
+	for (t = 0; t < sc->ntenants && i == (size_t)-1; t++)
+		i = first_shared(sc, &sc->tenants[t], p, &earlier);
+	free(p);
+	if (i == (size_t)-1)
+		return 0;
+	access_enter_key(a, "tenants");
+	access_enter_index(a, sc->vms[i].tenant);
+	access_enter_key(a, "vms");
+	access_enter_index(a, i - sc->tenants[sc->vms[i].tenant].first_vm);
+	return access_fail_at(a, "host", "VM \"%s\" shares host \"%s\" "
+	    "with \"%s\" of its anti-affinity group \"%s\"", sc->vms[i].id,
+	    sc->resources[sc->vms[i].host].id, sc->vms[earlier].id,
+	    sc->vms[i].group);
 }
 
 static int

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
+#include "exitcodes.h"
 #include "idmap.h"
 #include "xalloc.h"
 
@@ -36,14 +38,19 @@ idmap_free(struct idmap *m)
 	memset(m, 0, sizeof *m);
 }
 
-/* probe: the slot holding id, or the empty slot where it would go. */
+/* probe: the slot holding id (hash h), or the empty one for it. */
 static size_t
-probe(const struct idmap *m, const char *id)
+probe(const struct idmap *m, const char *id, uint64_t h)
 {
-	size_t mask = m->nslots - 1, i = (size_t)idmap_hash(id) & mask;
+	size_t mask = m->nslots - 1, i = (size_t)h & mask;
+	uint32_t tag = (uint32_t)(h >> 32);
+	const struct idmap_slot *s;
 
-	while (m->slots[i] != 0 && strcmp(m->keys[m->slots[i] - 1], id) != 0)
+	for (s = &m->slots[i]; s->index1 != 0; s = &m->slots[i]) {
+		if (s->tag == tag && strcmp(m->keys[s->index1 - 1], id) == 0)
+			break;
 		i = (i + 1) & mask;
+	}
 	return i;
 }
 
@@ -51,42 +58,50 @@ static void
 grow(struct idmap *m)
 {
 	size_t i, n = m->nslots ? 2 * m->nslots : 64;
+	uint64_t h;
 
 	free(m->slots);
 	m->slots = xcalloc(n, sizeof *m->slots);
 	m->nslots = n;
-	for (i = 0; i < m->count; i++)
-		m->slots[probe(m, m->keys[i])] = i + 1;
+	for (i = 0; i < m->count; i++) {
+		h = idmap_hash(m->keys[i]);
+		m->slots[probe(m, m->keys[i], h)] = (struct idmap_slot){
+			(uint32_t)(i + 1), (uint32_t)(h >> 32) };
+	}
 }
 
 long
 idmap_find(const struct idmap *m, const char *id)
 {
-	size_t slot;
+	uint32_t index1;
 
 	if (m->nslots == 0)
 		return -1;
-	slot = m->slots[probe(m, id)];
-	return slot ? (long)slot - 1 : -1;
+	index1 = m->slots[probe(m, id, idmap_hash(id))].index1;
+	return index1 ? (long)index1 - 1 : -1;
 }
 
 long
 idmap_add(struct idmap *m, const char *id)
 {
+	uint64_t h = idmap_hash(id);
 	size_t i;
 
 	/* Keep the load factor under one half. */
 	if (2 * (m->count + 1) > m->nslots)
 		grow(m);
-	i = probe(m, id);
-	if (m->slots[i] != 0)
-		return -(long)m->slots[i];
+	i = probe(m, id, h);
+	if (m->slots[i].index1 != 0)
+		return -(long)m->slots[i].index1;
+	if (m->count == UINT32_MAX - 1)
+		diag_fatal(EXIT_SOFTWARE, "more than %u ids", UINT32_MAX - 1);
 	if (m->count == m->keys_cap) {
 		m->keys_cap = m->keys_cap ? 2 * m->keys_cap : 64;
 		m->keys = xreallocarray(m->keys, m->keys_cap, sizeof *m->keys);
 	}
 	m->keys[m->count] = xstrdup(id);
-	m->slots[i] = ++m->count;
+	m->slots[i] = (struct idmap_slot){ (uint32_t)++m->count,
+	    (uint32_t)(h >> 32) };
 	return (long)m->count - 1;
 }
 

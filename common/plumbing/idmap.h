@@ -9,14 +9,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * A slot holds an id's index + 1 (0 is empty) and the high half of its
+ * hash, so that a probe compares strings only when the hashes agree:
+ * in a table of millions, each string compared is a cache miss.
+ */
+struct idmap_slot {
+	uint32_t index1;
+	uint32_t tag;
+};
+
 struct idmap {
 	char **keys;		/* by index, in insertion order */
 	size_t count;		/* number of ids */
 	size_t keys_cap;
-	size_t *slots;		/* hash table of index + 1; 0 is empty */
+	struct idmap_slot *slots;
 	size_t nslots;		/* a power of two */
 };
 
+/* At most UINT32_MAX - 1 ids (idmap_add is fatal beyond). */
 void idmap_init(struct idmap *m);
 void idmap_free(struct idmap *m);
 /* idmap_find: the index of id, or -1 when absent. */

@@ -353,3 +353,68 @@ jscan_value(const char *text, size_t len, int *canonical)
 	*canonical = s.canonical;
 	return r < 0 ? 0 : (size_t)(s.p - (const unsigned char *)text);
 }
+
+static unsigned
+hex_value(const char *p)
+{
+	unsigned v = 0;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		v = v * 16 + (unsigned)(p[i] <= '9' ? p[i] - '0' :
+		    (p[i] | 0x20) - 'a' + 10);
+	return v;
+}
+
+/* utf8_put: code point u as UTF-8 at out; the bytes written. */
+static size_t
+utf8_put(char *out, unsigned u)
+{
+	if (u < 0x80) {
+		out[0] = (char)u;
+		return 1;
+	}
+	if (u < 0x800) {
+		out[0] = (char)(0xC0 | u >> 6);
+		out[1] = (char)(0x80 | (u & 0x3F));
+		return 2;
+	}
+	if (u < 0x10000) {
+		out[0] = (char)(0xE0 | u >> 12);
+		out[1] = (char)(0x80 | (u >> 6 & 0x3F));
+		out[2] = (char)(0x80 | (u & 0x3F));
+		return 3;
+	}
+	out[0] = (char)(0xF0 | u >> 18);
+	out[1] = (char)(0x80 | (u >> 12 & 0x3F));
+	out[2] = (char)(0x80 | (u >> 6 & 0x3F));
+	out[3] = (char)(0x80 | (u & 0x3F));
+	return 4;
+}
+
+size_t
+jscan_unescape(const char *p, const char *end, char *out)
+{
+	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+	size_t n = 0;
+	unsigned u;
+
+	while (p < end) {
+		if (*p != '\\') {
+			out[n++] = *p++;
+		} else if (p[1] != 'u') {
+			out[n++] = to[strchr(from, p[1]) - from];
+			p += 2;
+		} else {
+			u = hex_value(p + 2);
+			p += 6;
+			if (u >= 0xD800 && u <= 0xDBFF) {
+				u = 0x10000 + ((u - 0xD800) << 10) +
+				    (hex_value(p + 2) - 0xDC00);
+				p += 6;
+			}
+			n += utf8_put(out + n, u);
+		}
+	}
+	return n;
+}

@@ -23,4 +23,11 @@
  */
 size_t jscan_value(const char *text, size_t len, int *canonical);
 
+/*
+ * jscan_unescape: the content of a string that jscan_value accepted,
+ * p..end without its quotes, decoded into out (end - p bytes at most).
+ * Returns the decoded length.
+ */
+size_t jscan_unescape(const char *p, const char *end, char *out);
+
 #endif

@@ -4,6 +4,7 @@
 
 #include "diag.h"
 #include "exitcodes.h"
+#include "jscan.h"
 #include "jtext.h"
 #include "jwriter.h"
 #include "xalloc.h"
@@ -355,72 +356,6 @@ relay_white(const char **pp)
 		(*pp)++;
 }
 
-static unsigned
-relay_hex4(const char *p)
-{
-	unsigned v = 0;
-	int i;
-
-	for (i = 0; i < 4; i++)
-		v = v * 16 + (unsigned)(p[i] <= '9' ? p[i] - '0' :
-		    (p[i] | 0x20) - 'a' + 10);
-	return v;
-}
-
-/* utf8_put: code point u as UTF-8 at out; the bytes written. */
-static size_t
-utf8_put(char *out, unsigned u)
-{
-	if (u < 0x80) {
-		out[0] = (char)u;
-		return 1;
-	}
-	if (u < 0x800) {
-		out[0] = (char)(0xC0 | u >> 6);
-		out[1] = (char)(0x80 | (u & 0x3F));
-		return 2;
-	}
-	if (u < 0x10000) {
-		out[0] = (char)(0xE0 | u >> 12);
-		out[1] = (char)(0x80 | (u >> 6 & 0x3F));
-		out[2] = (char)(0x80 | (u & 0x3F));
-		return 3;
-	}
-	out[0] = (char)(0xF0 | u >> 18);
-	out[1] = (char)(0x80 | (u >> 12 & 0x3F));
-	out[2] = (char)(0x80 | (u >> 6 & 0x3F));
-	out[3] = (char)(0x80 | (u & 0x3F));
-	return 4;
-}
-
-/* unescape: the string p..end (escapes and all) decoded into out. */
-static size_t
-unescape(const char *p, const char *end, char *out)
-{
-	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-	size_t n = 0;
-	unsigned u;
-
-	while (p < end) {
-		if (*p != '\\') {
-			out[n++] = *p++;
-		} else if (p[1] != 'u') {
-			out[n++] = to[strchr(from, p[1]) - from];
-			p += 2;
-		} else {
-			u = relay_hex4(p + 2);
-			p += 6;
-			if (u >= 0xD800 && u <= 0xDBFF) {
-				u = 0x10000 + ((u - 0xD800) << 10) +
-				    (relay_hex4(p + 2) - 0xDC00);
-				p += 6;
-			}
-			n += utf8_put(out + n, u);
-		}
-	}
-	return n;
-}
-
 /* relay_string: **pp opens a string; jansson would write it so. */
 static void
 relay_string(struct jwriter *w, const char **pp)
@@ -440,7 +375,7 @@ relay_string(struct jwriter *w, const char **pp)
 		return;
 	}
 	plain = xmalloc((size_t)(p - start));	/* decoding only shrinks */
-	put_quoted(w, plain, unescape(start, p, plain));
+	put_quoted(w, plain, jscan_unescape(start, p, plain));
 	free(plain);
 }
 

@@ -114,21 +114,36 @@ close_violation(struct tenant_totals *tot, json_t *arr, ms_t start, ms_t end,
 }
 
 void
-outages_violations(const struct outages *o, const struct world *w, size_t t,
-    struct tenant_totals *tot, json_t *arr)
+outages_by_tenant(const struct outages *o, size_t ntenants, size_t **firstp,
+    const struct outage ***listp)
 {
-	ms_t *b = xcalloc(2 * o->n, sizeof *b), vstart = 0;
-	const struct outage **mine = xcalloc(o->n, sizeof *mine);
-	size_t nb = 0, n = 0, i;
-	long vms = 0;
+	size_t *first = xcalloc(ntenants + 2, sizeof *first), i, *fill;
+	const struct outage **list = xcalloc(o->n + 1, sizeof *list);
 
 	for (i = 0; i < o->n; i++)
-		if (o->v[i].tenant == t) {
-			mine[n++] = &o->v[i];
-			b[nb++] = o->v[i].start;
-			b[nb++] = o->v[i].end;
-			tot->vm_outage_ms += o->v[i].end - o->v[i].start;
-		}
+		first[o->v[i].tenant + 2]++;
+	for (i = 2; i < ntenants + 2; i++)
+		first[i] += first[i - 1];
+	fill = first + 1;	/* fill[t] runs from first[t] up */
+	for (i = 0; i < o->n; i++)
+		list[fill[o->v[i].tenant]++] = &o->v[i];
+	*firstp = first;
+	*listp = list;
+}
+
+void
+outages_violations(const struct outage *const *mine, size_t n,
+    const struct world *w, size_t t, struct tenant_totals *tot, json_t *arr)
+{
+	ms_t *b = xcalloc(2 * n + 1, sizeof *b), vstart = 0;
+	size_t nb = 0, i;
+	long vms = 0;
+
+	for (i = 0; i < n; i++) {
+		b[nb++] = mine[i]->start;
+		b[nb++] = mine[i]->end;
+		tot->vm_outage_ms += mine[i]->end - mine[i]->start;
+	}
 	qsort(b, nb, sizeof *b, cmp_ms);
 	for (i = 0; i + 1 < nb; i++) {
 		struct segment sg;
@@ -150,5 +165,4 @@ outages_violations(const struct outages *o, const struct world *w, size_t t,
 	if (vms > 0)
 		close_violation(tot, arr, vstart, b[nb - 1], vms);
 	free(b);
-	free(mine);
 }

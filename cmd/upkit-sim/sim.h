@@ -133,11 +133,18 @@ struct tenant_totals {
 };
 
 /*
- * outages_violations: the violations of tenant t (maximal intervals in
- * which some VM is out), added to tot; the list goes to arr if not NULL.
+ * outages_by_tenant: the outages of each tenant, in order: those of
+ * tenant t are (*list)[(*first)[t] .. (*first)[t + 1]).  Free both.
  */
-void outages_violations(const struct outages *o, const struct world *w,
-    size_t t, struct tenant_totals *tot, json_t *arr);
+void outages_by_tenant(const struct outages *o, size_t ntenants,
+    size_t **first, const struct outage ***list);
+/*
+ * outages_violations: the violations of tenant t (maximal intervals in
+ * which some VM is out), from its n outages in mine, added to tot; the
+ * list goes to arr if not NULL.
+ */
+void outages_violations(const struct outage *const *mine, size_t n,
+    const struct world *w, size_t t, struct tenant_totals *tot, json_t *arr);
 
 /* The simulation of one iteration. */
 struct sim {

@@ -70,18 +70,20 @@ merge_totals(struct tenant_totals *into, const struct tenant_totals *t)
 	into->vm_outage_ms += t->vm_outage_ms;
 }
 
-/* tenant_block: this iteration's violations and the running totals. */
+/*
+ * tenant_block: this iteration's violations and the running totals,
+ * from the tenant's n outages in mine.
+ */
 static void
-tenant_block(struct sim *s, size_t t, json_t *viol, json_t *tot)
+tenant_block(struct sim *s, size_t t, const struct outage *const *mine,
+    size_t n, json_t *viol, json_t *tot)
 {
 	const char *id = world_str(world_tenant(&s->world, t), "id");
 	struct tenant_totals now = { 0 }, all = { 0 };
 	json_t *list = json_array(), *prev;
-	size_t i;
 
-	outages_violations(&s->outages, &s->world, t, &now, list);
-	for (i = 0; i < s->outages.n; i++)
-		now.outages += s->outages.v[i].tenant == t;
+	outages_violations(mine, n, &s->world, t, &now, list);
+	now.outages = (long)n;
 	prev = json_object_get(json_object_get(s->prev_totals, "tenants"), id);
 	if (prev != NULL) {
 		struct access a;
@@ -120,11 +122,17 @@ sim_block(struct sim *s)
 {
 	json_t *viol = json_object(), *tot = json_object();
 	json_int_t iterations = 1;
+	const struct outage **mine;
 	char start[32];
-	size_t t;
+	size_t t, *first;
 
+	/* by tenant once: scanning all outages per tenant was quadratic */
+	outages_by_tenant(&s->outages, world_ntenants(&s->world), &first, &mine);
 	for (t = 0; t < world_ntenants(&s->world); t++)
-		tenant_block(s, t, viol, tot);
+		tenant_block(s, t, mine + first[t], first[t + 1] - first[t],
+		    viol, tot);
+	free(first);
+	free(mine);
 	if (s->prev_totals != NULL)
 		iterations += json_integer_value(json_object_get(s->prev_totals,
 		    "iterations"));

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "exitcodes.h"
 #include "jarena.h"
+#include "jtext.h"
 #include "jshare.h"
 #include "load.h"
 #include "output.h"
@@ -220,12 +221,14 @@ main(int argc, char **argv)
 	o.outage_ms = 600;
 	o.recovery_ms = 23000;
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
-	status = load_document(o.file, &doc);
+	/* every section is read; those left in place are written as read */
+	status = load_document_reading(o.file, NULL, &doc);
 	if (status == EXIT_OK)
 		status = modes[o.mode](&o, doc);
 	jarena_drop(doc);
 	idmap_free(&o.fail_ids);
 	jshare_clear();
+	jtext_end();
 	jarena_end();
 	return output_close(status);
 }

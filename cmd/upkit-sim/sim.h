@@ -41,7 +41,8 @@ struct options {
 	struct output_opts output;	/* -c */
 };
 
-enum mode { MODE_SIMULATE, MODE_ROLLING, MODE_SUMMARY, MODE_PROGRESS };
+enum mode { MODE_SIMULATE, MODE_ROLLING, MODE_SUMMARY, MODE_PROGRESS,
+	MODE_FINGERPRINT };
 
 /* prng.c: the deterministic generator behind --fail-rate and --samples. */
 struct prng {
@@ -227,6 +228,8 @@ void summary_table(FILE *fp, const json_t *sum, int header);
 int summary_write(const struct options *o, json_t *sum);
 int summary_run(const struct options *o, json_t *doc);
 int progress_run(const struct options *o, json_t *doc);
+/* fingerprint_run: the digest upgrade-loop compares (fingerprint.c). */
+int fingerprint_run(const struct options *o, json_t *doc);
 /* progress_of: "done", "suspended" or "running" (see upkit-sim(1)). */
 const char *progress_of(const json_t *doc);
 

@@ -22,12 +22,13 @@
 #include "state.h"
 #include "sysconf.h"
 
-enum { OPT_SUMMARY = 256, OPT_PROGRESS, OPT_TABLE };
+enum { OPT_SUMMARY = 256, OPT_PROGRESS, OPT_TABLE, OPT_FINGERPRINT };
 
 static const char usage_doc[] =
     "Run the upgrade schedules of a state document in simulation and "
     "write it back with the iteration report; or simulate the rolling "
-    "upgrade baseline, summarize a run, or tell the loop's progress.\v"
+    "upgrade baseline, summarize a run, or tell the loop's progress or "
+    "whether an iteration repeats the last.\v"
     "With no FILE, or when FILE is -, read standard input.  SECONDS may "
     "have up to three decimals.  Exit status: 0 done, 64 usage, 65 "
     "invalid input, 66 cannot open, 70 internal error, "
@@ -58,6 +59,9 @@ static const struct argp_option option_list[] = {
 	  "this document", 0 },
 	{ "progress", OPT_PROGRESS, 0, 0, "Print done, suspended or running",
 	  0 },
+	{ "fingerprint", OPT_FINGERPRINT, 0, 0, "Print a digest of the "
+	  "system and the plan, the same for an iteration that repeats the "
+	  "last", 0 },
 	{ "table", OPT_TABLE, 0, 0, "With -b or --summary: a Markdown table "
 	  "instead of JSON", 0 },
 	{ 0 }
@@ -74,8 +78,8 @@ static void
 set_mode(struct argp_state *state, struct options *o, int mode)
 {
 	if (o->mode != MODE_SIMULATE && o->mode != mode)
-		argp_error(state, "--rolling, --summary and --progress exclude "
-		    "each other");
+		argp_error(state, "--rolling, --summary, --progress and "
+		    "--fingerprint exclude each other");
 	o->mode = mode;
 }
 
@@ -124,6 +128,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PROGRESS:
 		set_mode(state, o, MODE_PROGRESS);
+		break;
+	case OPT_FINGERPRINT:
+		set_mode(state, o, MODE_FINGERPRINT);
 		break;
 	case OPT_TABLE:
 		o->table = 1;
@@ -199,6 +206,29 @@ progress_mode(const struct options *o, json_t *doc)
 	return r < 0 ? EXIT_DATAERR : progress_run(o, doc);
 }
 
+static int
+fingerprint_mode(const struct options *o, json_t *doc)
+{
+	struct access a;
+	int r;
+
+	access_init(&a, load_name(o->file));
+	r = state_check(&a, doc);
+	access_free(&a);
+	return r < 0 ? EXIT_DATAERR : fingerprint_run(o, doc);
+}
+
+/*
+ * The sections each mode reads (NULL: all); the others pass through as
+ * checked text, which matters for the two the loop runs every iteration.
+ */
+static const char *const progress_reads[] = { "requests", "resource_graph",
+	"batch", "schedule", "migrations", NULL };
+static const char *const fingerprint_reads[] = { "system", "resource_graph",
+	"schedule", "migrations", NULL };
+static const char *const *const reads[] = { NULL, NULL, NULL,
+	progress_reads, fingerprint_reads };
+
 int
 main(int argc, char **argv)
 {
@@ -208,7 +238,8 @@ main(int argc, char **argv)
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
 	static int (*const modes[])(const struct options *, json_t *) = {
-		simulate_run, rolling_mode, summary_mode, progress_mode
+		simulate_run, rolling_mode, summary_mode, progress_mode,
+		fingerprint_mode
 	};
 	struct options o = { 0 };
 	json_t *doc = NULL;
@@ -221,8 +252,7 @@ main(int argc, char **argv)
 	o.outage_ms = 600;
 	o.recovery_ms = 23000;
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
-	/* every section is read; those left in place are written as read */
-	status = load_document_reading(o.file, NULL, &doc);
+	status = load_document_reading(o.file, reads[o.mode], &doc);
 	if (status == EXIT_OK)
 		status = modes[o.mode](&o, doc);
 	jarena_drop(doc);

@@ -194,8 +194,10 @@ summary_mode(const struct options *o, json_t *doc)
 	return r ? EXIT_DATAERR : summary_run(o, doc);
 }
 
+/* checked_run: run, on a document state_check accepts. */
 static int
-progress_mode(const struct options *o, json_t *doc)
+checked_run(const struct options *o, json_t *doc,
+    int (*run)(const struct options *, json_t *))
 {
 	struct access a;
 	int r;
@@ -203,19 +205,19 @@ progress_mode(const struct options *o, json_t *doc)
 	access_init(&a, load_name(o->file));
 	r = state_check(&a, doc);
 	access_free(&a);
-	return r < 0 ? EXIT_DATAERR : progress_run(o, doc);
+	return r < 0 ? EXIT_DATAERR : run(o, doc);
+}
+
+static int
+progress_mode(const struct options *o, json_t *doc)
+{
+	return checked_run(o, doc, progress_run);
 }
 
 static int
 fingerprint_mode(const struct options *o, json_t *doc)
 {
-	struct access a;
-	int r;
-
-	access_init(&a, load_name(o->file));
-	r = state_check(&a, doc);
-	access_free(&a);
-	return r < 0 ? EXIT_DATAERR : fingerprint_run(o, doc);
+	return checked_run(o, doc, fingerprint_run);
 }
 
 /*

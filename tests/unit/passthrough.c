@@ -4,8 +4,11 @@
  * document, and for thousands of mutations of them, the output must be
  * byte for byte what loading the whole document and writing it gives,
  * compact and indented, and a refused document must be refused with
- * the same diagnostic.
+ * the same diagnostic.  The repository's own JSON documents (state
+ * documents of every stage, reports, requests) are read so too, with
+ * each of several lists of sections read.
  */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +24,10 @@
 #include "tap.h"
 #include "xalloc.h"
 
-static const char *const reads[] = { "resource_graph", NULL };
+static const char *const rg_only[] = { "resource_graph", NULL };
+static const char *const planners[] = { "system", "catalog",
+	"resource_graph", "control_graph", "batch", "schedule", NULL };
+static const char *const *reads = rg_only;
 static char path[] = "/tmp/passthrough.XXXXXX";
 
 /* written: doc as jwriter writes it, in a new string. */
@@ -201,6 +207,72 @@ test_depth(void)
 	free(text);
 }
 
+/* slurp: the whole file, or NULL. */
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (fp != NULL && fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 &&
+	    fseek(fp, 0, SEEK_SET) == 0) {
+		buf = xmalloc((size_t)n + 1);
+		*len = fread(buf, 1, (size_t)n, fp);
+	}
+	if (fp != NULL)
+		fclose(fp);
+	return buf;
+}
+
+/* each_json: agree() on every .json file under dir; failures counted. */
+static void
+each_json(const char *dir, size_t *files, size_t *bad)
+{
+	static const char *const *const lists[] = { rg_only, planners, NULL };
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[1024], *text;
+	size_t len, n, k;
+	int kept;
+
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		n = strlen(e->d_name);
+		if (n > 5 && strcmp(e->d_name + n - 5, ".json") == 0 &&
+		    (text = slurp(path, &len)) != NULL) {
+			for (k = 0; k < 3; k++) {
+				reads = lists[k];
+				if (!agree(text, len, &kept)) {
+					printf("#   in %s\n", path);
+					(*bad)++;
+				}
+			}
+			(*files)++;
+			free(text);
+		} else if (strchr(e->d_name, '.') == NULL) {
+			each_json(path, files, bad);
+		}
+	}
+	if (d != NULL)
+		closedir(d);
+	reads = rg_only;
+}
+
+static void
+test_repository(void)
+{
+	size_t files = 0, bad = 0;
+
+	each_json("tests", &files, &bad);
+	each_json("examples", &files, &bad);
+	is_long((long)bad, 0, "repository: every JSON document agrees, read "
+	    "with each list of sections");
+	ok(files > 200, "repository: and there are hundreds of them");
+}
+
 /* test_mutations: random byte edits of the sample agree too. */
 static void
 test_mutations(void)
@@ -238,6 +310,7 @@ main(void)
 	test_documents();
 	test_depth();
 	test_mutations();
+	test_repository();
 	unlink(path);
 	return done_testing();
 }

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "exitcodes.h"
 #include "jarena.h"
+#include "jshare.h"
 #include "jtext.h"
 #include "load.h"
 #include "output.h"
@@ -172,6 +173,7 @@ main(int argc, char **argv)
 		status = plan(&o, doc);
 		jarena_drop(doc);
 	}
+	jshare_clear();
 	jtext_end();
 	jarena_end();
 	return output_close(status);

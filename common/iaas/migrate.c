@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jshare.h"
 #include "migrate.h"
 #include "schedule.h"
 
@@ -17,7 +18,7 @@ string_array(const char *const *s)
 	json_t *a = json_array();
 
 	for (; *s != NULL; s++)
-		json_array_append_new(a, json_string(*s));
+		json_array_append_new(a, jshare(*s));
 	return a;
 }
 
@@ -74,9 +75,9 @@ migration_action(const struct catalog *cat, const struct migration *m)
 	    m->destination, command(cat, m->to, m->vm, m->source,
 	    m->destination, default_argv), NULL, d);
 
-	json_object_set_new(a, "vm", json_string(m->vm));
-	json_object_set_new(a, "source", json_string(m->source));
-	json_object_set_new(a, "destination", json_string(m->destination));
+	json_object_set_new(a, "vm", jshare(m->vm));
+	json_object_set_new(a, "source", jshare(m->source));
+	json_object_set_new(a, "destination", jshare(m->destination));
 	if (differs(m->from.name, m->to.name))
 		json_object_set_new(a, "vm_upgrade", json_true());
 	/* moving back: the source's hypervisor takes the VM in again */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "idmap.h"
+#include "jshare.h"
 #include "schedule.h"
 #include "xalloc.h"
 
@@ -102,7 +103,8 @@ sched_argv(const json_t *tmpl, const char *const *names,
 		for (k = 0; k < n; k++)
 			if (strcmp(s, names[k]) == 0)
 				break;
-		json_array_append_new(out, json_string(k < n ? values[k] : s));
+		json_array_append_new(out, k < n ? jshare(values[k]) :
+		    json_incref(v));
 	}
 	return out;
 }
@@ -111,7 +113,7 @@ json_t *
 sched_step(const char *id, const char *host, json_t *argv,
     const char *manual, long duration)
 {
-	json_t *o = json_pack("{s:s, s:s}", "id", id, "host", host);
+	json_t *o = json_pack("{s:s, s:o}", "id", id, "host", jshare(host));
 
 	if (argv != NULL)
 		json_object_set_new(o, "argv", argv);
@@ -126,8 +128,9 @@ sched_action(const char *id, const char *phase, const char *op,
     const char *resource, const char *host, json_t *argv,
     const char *manual, long duration)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s}", "id", id, "phase",
-	    phase, "op", op, "resource", resource, "host", host);
+	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o}", "id", id, "phase",
+	    jshare(phase), "op", jshare(op), "resource", jshare(resource),
+	    "host", jshare(host));
 
 	if (argv != NULL)
 		json_object_set_new(o, "argv", argv);

@@ -10,6 +10,9 @@
  * actions.  batch-select and vm-migrate-plan build schedules with the
  * sched_* functions; actuators read them back with sched_list_collect(),
  * and vm-migrate-plan with schedule_check() and schedule_each_action().
+ * The strings of built actions that repeat (phases, ops, hosts, VMs,
+ * argv words) are shared with jshare(): a tool that builds schedules
+ * calls jshare_clear() before it lets go of its jansson values.
  */
 #ifndef UPKIT_SCHEDULE_H
 #define UPKIT_SCHEDULE_H

@@ -14,7 +14,8 @@ static char **held;
 static size_t nheld;
 
 void
-jtext_keep(json_t *value, const char *text, size_t len, int canonical)
+jtext_keep(json_t *value, const char *text, size_t len, int canonical,
+    int stand_in)
 {
 	if (nkept == capkept)
 		kept = xreallocarray(kept, capkept = capkept * 2 + 16,
@@ -22,7 +23,8 @@ jtext_keep(json_t *value, const char *text, size_t len, int canonical)
 	kept[nkept].value = json_incref(value);
 	kept[nkept].text = text;
 	kept[nkept].len = len;
-	kept[nkept++].canonical = canonical;
+	kept[nkept].canonical = canonical;
+	kept[nkept++].stand_in = stand_in;
 }
 
 const struct jtext *

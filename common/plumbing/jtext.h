@@ -25,6 +25,7 @@ struct jtext {
 	const char *text;	/* valid JSON (jscan_value) */
 	size_t len;
 	int canonical;		/* text is exactly jwriter's compact form */
+	int stand_in;		/* value is an empty stand-in, not the text's */
 };
 
 /*
@@ -32,7 +33,7 @@ struct jtext {
  * held until jtext_end, so that no other value can take its address.
  */
 void jtext_keep(json_t *value, const char *text, size_t len,
-    int canonical);
+    int canonical, int stand_in);
 /* jtext_find: what is kept for v, or NULL. */
 const struct jtext *jtext_find(const json_t *v);
 /* jtext_mark, jtext_rollback: forget what was kept after the mark. */

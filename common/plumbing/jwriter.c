@@ -453,12 +453,85 @@ relay_value(struct jwriter *w, const char **pp, size_t depth)
 		relay_scalar(w, pp);
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define CHECK_KEPT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CHECK_KEPT 1
+#endif
+#endif
+
+#ifdef CHECK_KEPT
+static void dump_object(struct jwriter *w, const json_t *v, size_t depth);
+static void dump_array(struct jwriter *w, const json_t *v, size_t depth);
+
+/* written: what write() puts in a compact jwriter, as a string. */
+static char *
+written(const void *what, void (*write)(struct jwriter *, const void *))
+{
+	struct jwriter *w = xcalloc(1, sizeof *w);
+	char *text = NULL;
+	size_t size = 0;
+	FILE *fp = open_memstream(&text, &size);
+
+	if (fp == NULL)
+		diag_fatal(EXIT_OSERR, "out of memory");
+	jw_init(w, fp, 1);
+	write(w, what);
+	flush(w);
+	fclose(fp);
+	free(w);
+	return text;
+}
+
+static void
+write_text(struct jwriter *w, const void *t)
+{
+	const char *p = ((const struct jtext *)t)->text;
+
+	relay_value(w, &p, 0);
+}
+
+static void
+write_value(struct jwriter *w, const void *v)
+{
+	if (json_is_object((const json_t *)v))
+		dump_object(w, v, 0);
+	else
+		dump_array(w, v, 0);
+}
+
+/*
+ * check_kept: the sanitized suite checks jtext's contract: a value that
+ * was read and kept is still what its text says, or a tool edited it
+ * in place and writing the text would hide the edit.
+ */
+static void
+check_kept(const struct jtext *t)
+{
+	char *a, *b;
+
+	if (t->stand_in)
+		return;
+	a = written(t, write_text);
+	b = written(t->value, write_value);
+	if (strcmp(a, b) != 0)
+		diag_fatal(EXIT_SOFTWARE, "a value read as text was edited in "
+		    "place (jtext.h)");
+	free(a);
+	free(b);
+}
+#endif
+
 /* relay: kept text t in place of the value it stands for. */
 static void
 relay(struct jwriter *w, const struct jtext *t, size_t depth)
 {
 	const char *p = t->text;
 
+#ifdef CHECK_KEPT
+	check_kept(t);
+#endif
 	if (w->compact && t->canonical)
 		put(w, t->text, t->len);
 	else

@@ -86,7 +86,7 @@ value(struct reading *r, int keep, int read)
 	else
 		v = jbuild_value(r->build, r->p, n);
 	if ((keep || read) && (*r->p == '{' || *r->p == '['))
-		jtext_keep(v, r->p, n, canonical);
+		jtext_keep(v, r->p, n, canonical, keep);
 	r->p += n;
 	return v;
 }

@@ -354,18 +354,6 @@ jscan_value(const char *text, size_t len, int *canonical)
 	return r < 0 ? 0 : (size_t)(s.p - (const unsigned char *)text);
 }
 
-static unsigned
-hex_value(const char *p)
-{
-	unsigned v = 0;
-	int i;
-
-	for (i = 0; i < 4; i++)
-		v = v * 16 + (unsigned)(p[i] <= '9' ? p[i] - '0' :
-		    (p[i] | 0x20) - 'a' + 10);
-	return v;
-}
-
 /* utf8_put: code point u as UTF-8 at out; the bytes written. */
 static size_t
 utf8_put(char *out, unsigned u)
@@ -397,7 +385,7 @@ jscan_unescape(const char *p, const char *end, char *out)
 {
 	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
 	size_t n = 0;
-	unsigned u;
+	unsigned u, low;
 
 	while (p < end) {
 		if (*p != '\\') {
@@ -406,11 +394,14 @@ jscan_unescape(const char *p, const char *end, char *out)
 			out[n++] = to[strchr(from, p[1]) - from];
 			p += 2;
 		} else {
-			u = hex_value(p + 2);
+			/* checked by jscan_value: four hex digits, pairs */
+			(void)hex4((const unsigned char *)p + 2,
+			    (const unsigned char *)end, &u);
 			p += 6;
 			if (u >= 0xD800 && u <= 0xDBFF) {
-				u = 0x10000 + ((u - 0xD800) << 10) +
-				    (hex_value(p + 2) - 0xDC00);
+				(void)hex4((const unsigned char *)p + 2,
+				    (const unsigned char *)end, &low);
+				u = 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00);
 				p += 6;
 			}
 			n += utf8_put(out + n, u);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../fuzz/state.c"
+#include "slurp.h"
 #include "stderr.h"
 #include "tap.h"
 #include "xalloc.h"
@@ -21,24 +22,6 @@ static int
 by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* slurp: the whole file, or NULL. */
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (fp != NULL && fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 &&
-	    fseek(fp, 0, SEEK_SET) == 0) {
-		buf = xmalloc((size_t)n + 1);
-		*len = fread(buf, 1, (size_t)n, fp);
-	}
-	if (fp != NULL)
-		fclose(fp);
-	return buf;
 }
 
 static void

@@ -20,6 +20,7 @@
 #include "jtext.h"
 #include "jwriter.h"
 #include "load.h"
+#include "slurp.h"
 #include "stderr.h"
 #include "tap.h"
 #include "xalloc.h"
@@ -205,24 +206,6 @@ test_depth(void)
 	is_str(strstr(captured, ":1:528: "), ":1:528: nesting deeper than 512 "
 	    "levels\n", "depth: located at the bracket too deep");
 	free(text);
-}
-
-/* slurp: the whole file, or NULL. */
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (fp != NULL && fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 &&
-	    fseek(fp, 0, SEEK_SET) == 0) {
-		buf = xmalloc((size_t)n + 1);
-		*len = fread(buf, 1, (size_t)n, fp);
-	}
-	if (fp != NULL)
-		fclose(fp);
-	return buf;
 }
 
 /* each_json: agree() on every .json file under dir; failures counted. */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "idmap.h"
 #include "jbuild.h"
 #include "jscan.h"
@@ -108,7 +109,7 @@ number(struct jbuild *b, const char **pp)
 	num[n] = '\0';
 	*pp = p;
 	if (strpbrk(num, ".eE") != NULL)
-		return json_real(strtod(num, NULL));
+		return json_real(decimal_to_double(num));
 	v = strtoll(num, NULL, 10);
 	if (v >= 0 && v < SMALL_INTS) {
 		if (b->ints[v] == NULL)

@@ -7,6 +7,8 @@
 
 #include "diag.h"
 #include "exitcodes.h"
+#include "jbuild.h"
+#include "jscan.h"
 #include "load.h"
 #include "xalloc.h"
 
@@ -118,11 +120,45 @@ depth_error(const char *name, const char *buf, size_t at)
 	return EXIT_DATAERR;
 }
 
+static const char *
+skip_white(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/*
+ * checked_build: buf's object or array built from text jscan accepted,
+ * without jansson's lexer; NULL when jscan is not sure of it.
+ */
+static json_t *
+checked_build(const char *buf, size_t len)
+{
+	const char *p = skip_white(buf, buf + len), *end = buf + len;
+	struct jbuild *b;
+	json_t *v;
+	size_t n;
+	int canonical;
+
+	if (p == end || (*p != '{' && *p != '[') ||
+	    (n = jscan_value(p, (size_t)(end - p), &canonical)) == 0 ||
+	    skip_white(p + n, end) != end)
+		return NULL;
+	b = jbuild_new();
+	v = jbuild_value(b, p, n);
+	jbuild_free(b);
+	return v;
+}
+
 json_t *
 load_json_quiet(const char *buf, size_t len)
 {
 	json_error_t err;
+	json_t *v;
 
+	if ((v = checked_build(buf, len)) != NULL)
+		return v;
 	if (depth_exceeded(buf, len) < len)
 		return NULL;
 	return json_loadb(buf, len, JSON_REJECT_DUPLICATES, &err);

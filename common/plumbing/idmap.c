@@ -31,7 +31,7 @@ idmap_free(struct idmap *m)
 {
 	size_t i;
 
-	for (i = 0; i < m->count; i++)
+	for (i = 0; i < m->count && !m->borrows; i++)
 		free(m->keys[i]);
 	free(m->keys);
 	free(m->slots);
@@ -54,10 +54,11 @@ probe(const struct idmap *m, const char *id, uint64_t h)
 	return i;
 }
 
+/* resize: n slots (a power of two, more than twice the ids), rehashed. */
 static void
-grow(struct idmap *m)
+resize(struct idmap *m, size_t n)
 {
-	size_t i, n = m->nslots ? 2 * m->nslots : 64;
+	size_t i;
 	uint64_t h;
 
 	free(m->slots);
@@ -68,6 +69,33 @@ grow(struct idmap *m)
 		m->slots[probe(m, m->keys[i], h)] = (struct idmap_slot){
 			(uint32_t)(i + 1), (uint32_t)(h >> 32) };
 	}
+}
+
+static void
+reserve_keys(struct idmap *m, size_t n)
+{
+	if (n <= m->keys_cap)
+		return;
+	m->keys_cap = n;
+	m->keys = xreallocarray(m->keys, m->keys_cap, sizeof *m->keys);
+}
+
+void
+idmap_borrow_keys(struct idmap *m)
+{
+	m->borrows = 1;
+}
+
+void
+idmap_reserve(struct idmap *m, size_t n)
+{
+	size_t slots = m->nslots ? m->nslots : 64;
+
+	while (2 * n >= slots)
+		slots *= 2;
+	if (slots > m->nslots)
+		resize(m, slots);
+	reserve_keys(m, n);
 }
 
 long
@@ -89,17 +117,15 @@ idmap_add(struct idmap *m, const char *id)
 
 	/* Keep the load factor under one half. */
 	if (2 * (m->count + 1) > m->nslots)
-		grow(m);
+		resize(m, m->nslots ? 2 * m->nslots : 64);
 	i = probe(m, id, h);
 	if (m->slots[i].index1 != 0)
 		return -(long)m->slots[i].index1;
 	if (m->count == UINT32_MAX - 1)
 		diag_fatal(EXIT_SOFTWARE, "more than %u ids", UINT32_MAX - 1);
-	if (m->count == m->keys_cap) {
-		m->keys_cap = m->keys_cap ? 2 * m->keys_cap : 64;
-		m->keys = xreallocarray(m->keys, m->keys_cap, sizeof *m->keys);
-	}
-	m->keys[m->count] = xstrdup(id);
+	if (m->count == m->keys_cap)
+		reserve_keys(m, m->keys_cap ? 2 * m->keys_cap : 64);
+	m->keys[m->count] = m->borrows ? (char *)id : xstrdup(id);
 	m->slots[i] = (struct idmap_slot){ (uint32_t)++m->count,
 	    (uint32_t)(h >> 32) };
 	return (long)m->count - 1;

@@ -3,14 +3,7 @@
 #include <stdlib.h>
 
 #include "jarena.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define JARENA_OFF 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define JARENA_OFF 1
-#endif
-#endif
+#include "sanitized.h"
 
 #define CHUNK_SIZE ((size_t)4 << 20)
 /* Larger blocks get a chunk of their own, so chunks stay well used. */
@@ -25,7 +18,7 @@ static struct chunk *chunks;
 static char *next_free, *chunk_end;
 static int active;
 
-#ifndef JARENA_OFF
+#if !UPKIT_SANITIZED
 static struct chunk *
 new_chunk(size_t size)
 {
@@ -71,7 +64,7 @@ arena_free(void *p)
 void
 jarena_start(void)
 {
-#ifndef JARENA_OFF
+#if !UPKIT_SANITIZED
 	json_set_alloc_funcs(arena_malloc, arena_free);
 	active = 1;
 #endif

@@ -7,6 +7,7 @@
 #include "jscan.h"
 #include "jtext.h"
 #include "jwriter.h"
+#include "sanitized.h"
 #include "xalloc.h"
 
 void
@@ -453,15 +454,7 @@ relay_value(struct jwriter *w, const char **pp, size_t depth)
 		relay_scalar(w, pp);
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define CHECK_KEPT 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CHECK_KEPT 1
-#endif
-#endif
-
-#ifdef CHECK_KEPT
+#if UPKIT_SANITIZED
 static void dump_object(struct jwriter *w, const json_t *v, size_t depth);
 static void dump_array(struct jwriter *w, const json_t *v, size_t depth);
 
@@ -529,7 +522,7 @@ relay(struct jwriter *w, const struct jtext *t, size_t depth)
 {
 	const char *p = t->text;
 
-#ifdef CHECK_KEPT
+#if UPKIT_SANITIZED
 	check_kept(t);
 #endif
 	if (w->compact && t->canonical)

@@ -158,6 +158,18 @@ thing_value(const struct mc_thing *h, const struct mc_thing *i, int attr)
 	}
 }
 
+enum owner
+attr_owner(int attr)
+{
+	if (attr == A_TYPE)
+		return OWN_NONE;
+	if (attr < A_HW)
+		return OWN_OFFER;	/* id, price, cloud: the offer's own */
+	if (attr < A_IMG)
+		return OWN_HW;
+	return attr < A_LOC ? OWN_IMG : OWN_LOC;
+}
+
 struct val
 attr_value(const struct mc_model *m, size_t offer, int attr)
 {

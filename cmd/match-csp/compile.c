@@ -59,13 +59,7 @@ static unsigned char *
 mask(const struct cc *c, const struct expr *sel, const struct expr *arg,
     int neg)
 {
-	unsigned char *mk = xcalloc(c->p->noffers, 1);
-	size_t o;
-
-	for (o = 0; o < c->p->noffers; o++)
-		mk[o] = eval_true(sel, c->m, o) &&
-		    eval_true(arg, c->m, o) != neg;
-	return mk;
+	return offer_truths(c->m, c->p->noffers, sel, arg, neg);
 }
 
 static void
@@ -119,16 +113,33 @@ exists(struct cc *c, const struct expr *sel, const struct expr *arg, int neg)
 	add_exists(c, mask(c, sel, arg, neg));
 }
 
+#define UNSEEN (MC_NONE - 1)
+
+/* value_class: the class of a value in a partition, MC_NONE when out. */
+static size_t
+value_class(struct idmap *classes, const struct offer_val *v)
+{
+	char buf[512];
+	long i;
+
+	if (!v->selected)
+		return MC_NONE;
+	val_key(v->v, buf, sizeof buf);
+	if ((i = idmap_add(classes, buf)) < 0)
+		i = -i - 1;
+	return (size_t)i;
+}
+
 static void
 partition(struct cc *c, const struct expr *e, enum part_kind k,
     enum sense s, double rhs)
 {
 	struct mc_problem *p = c->p;
 	struct mc_part *pt;
+	struct offer_val *v;
+	struct owner_keys keys;
 	struct idmap ids;
-	char buf[512];
-	size_t o;
-	long i;
+	size_t o, key, *memo;
 
 	p->parts = xreallocarray(p->parts, p->nparts + 1, sizeof *p->parts);
 	pt = &p->parts[p->nparts++];
@@ -137,19 +148,23 @@ partition(struct cc *c, const struct expr *e, enum part_kind k,
 	pt->kind = k;
 	pt->sense = s;
 	pt->rhs = rhs;
-	pt->cls = xcalloc(p->noffers, sizeof *pt->cls);
+	pt->cls = xcalloc(p->noffers + 1, sizeof *pt->cls);
+	v = offer_values(c->m, p->noffers, e->sel, e->arg);
+	owner_keys(&keys, c->m, p->noffers, e->sel, e->arg);
+	memo = xreallocarray(NULL, keys.n + 1, sizeof *memo);
+	for (key = 0; key < keys.n; key++)
+		memo[key] = UNSEEN;
 	idmap_init(&ids);
 	for (o = 0; o < p->noffers; o++) {
-		pt->cls[o] = MC_NONE;
-		if (!eval_true(e->sel, c->m, o))
-			continue;
-		val_key(eval(e->arg, c->m, o), buf, sizeof buf);
-		if ((i = idmap_add(&ids, buf)) < 0)
-			i = -i - 1;
-		pt->cls[o] = (size_t)i;
+		key = owner_key(&keys, o);
+		if (memo[key] == UNSEEN)
+			memo[key] = value_class(&ids, &v[o]);
+		pt->cls[o] = memo[key];
 	}
 	pt->ncls = ids.count;
 	idmap_free(&ids);
+	free(memo);
+	free(v);
 }
 
 static int lin_of(struct cc *c, const struct expr *e, double scale,
@@ -158,8 +173,8 @@ static int lin_of(struct cc *c, const struct expr *e, double scale,
 static int
 lin_agg(struct cc *c, const struct expr *e, double scale, struct lin *out)
 {
+	struct offer_val *v;
 	size_t o;
-	struct val v;
 
 	if (e->agg == AGG_AVG && e->sel != NULL)
 		return unsupported(c, e, "avg over selected nodes is not "
@@ -171,16 +186,18 @@ lin_agg(struct cc *c, const struct expr *e, double scale, struct lin *out)
 		    "can only be compared with a constant");
 	if (out->coef == NULL)
 		out->coef = xcalloc(c->p->noffers, sizeof *out->coef);
+	v = offer_values(c->m, c->p->noffers, e->sel, e->arg);
 	for (o = 0; o < c->p->noffers; o++) {
-		if (!eval_true(e->sel, c->m, o))
+		if (!v[o].selected)
 			continue;
-		if (e->agg == AGG_COUNT) {
-			out->coef[o] += eval_true(e->arg, c->m, o) ? scale : 0;
-			continue;
-		}
-		v = eval(e->arg, c->m, o);
-		out->coef[o] += v.kind == V_NUM ? scale * v.num : 0;
+		if (e->agg == AGG_COUNT)
+			out->coef[o] += e->arg == NULL ||
+			    (v[o].v.kind == V_BOOL && v[o].v.num != 0) ? scale : 0;
+		else
+			out->coef[o] += v[o].v.kind == V_NUM ?
+			    scale * v[o].v.num : 0;
 	}
+	free(v);
 	return 0;
 }
 
@@ -286,17 +303,19 @@ static unsigned char *
 cmp_mask(const struct cc *c, const struct expr *agg, enum ex_kind k,
     double x)
 {
-	unsigned char *mk = xcalloc(c->p->noffers, 1);
-	struct val v;
+	unsigned char *mk = xcalloc(c->p->noffers + 1, 1);
+	struct offer_val *v = offer_values(c->m, c->p->noffers, agg->sel,
+	    agg->arg);
+	double y;
 	size_t o;
 
 	for (o = 0; o < c->p->noffers; o++) {
-		v = eval(agg->arg, c->m, o);
-		mk[o] = eval_true(agg->sel, c->m, o) && v.kind == V_NUM &&
-		    (k == EX_LT ? v.num < x : k == EX_LE ? v.num <= x :
-		    k == EX_GT ? v.num > x : k == EX_GE ? v.num >= x :
-		    v.num == x);
+		y = v[o].v.num;
+		mk[o] = v[o].selected && v[o].v.kind == V_NUM &&
+		    (k == EX_LT ? y < x : k == EX_LE ? y <= x :
+		    k == EX_GT ? y > x : k == EX_GE ? y >= x : y == x);
 	}
+	free(v);
 	return mk;
 }
 

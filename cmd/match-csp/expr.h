@@ -84,12 +84,50 @@ struct expr *parse_requirement(struct arena *ar, const struct src *s);
 /* Attributes of a node (an offer), attr.c. */
 int attr_lookup(const char *path, enum ex_type *type, int *ci);
 struct val attr_value(const struct mc_model *m, size_t offer, int attr);
+
+/*
+ * What an attribute's value, or a per-node expression's, is a function
+ * of: nothing (a constant), the offer's hardware, image or location
+ * alone, or the offer itself (its id, price or cloud, or parts of two).
+ */
+enum owner { OWN_NONE, OWN_HW, OWN_IMG, OWN_LOC, OWN_OFFER };
+enum owner attr_owner(int attr);
+enum owner expr_owner(const struct expr *e);	/* e may be NULL */
 /* enum_known: name is one of the model's enumerations (OSFamily...). */
 int enum_known(const char *name);
 
 /* eval.c: a per-node expression for one offer. */
 struct val eval(const struct expr *e, const struct mc_model *m, size_t o);
 int eval_true(const struct expr *e, const struct mc_model *m, size_t o);
+/*
+ * Offers grouped by what an expression (sel and arg together) reads:
+ * key k of offer o is its hardware, image or location, 0 for a
+ * constant, o itself when it reads the offer's own parts (truths.c).
+ */
+struct owner_keys {
+	const struct mc_model *m;
+	enum owner w;
+	size_t n;		/* keys 0 .. n-1 */
+};
+void owner_keys(struct owner_keys *k, const struct mc_model *m,
+    size_t noffers, const struct expr *sel, const struct expr *arg);
+size_t owner_key(const struct owner_keys *k, size_t o);
+
+/*
+ * offer_truths: for every offer o, whether sel (NULL: every offer) and
+ * arg != neg hold, each evaluated once per key.
+ */
+unsigned char *offer_truths(const struct mc_model *m, size_t noffers,
+    const struct expr *sel, const struct expr *arg, int neg);
+
+/* offer_values: sel's truth and, where it holds, arg's value, per offer. */
+struct offer_val {
+	int known, selected;
+	struct val v;
+};
+struct offer_val *offer_values(const struct mc_model *m, size_t noffers,
+    const struct expr *sel, const struct expr *arg);
+
 /* val_key: a class key for partitions, in buf. */
 const char *val_key(struct val v, char *buf, size_t size);
 

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "load.h"
 #include "model.h"
 #include "xalloc.h"
@@ -123,6 +124,20 @@ more(struct cursor *c)
 	return eat(c, ',') == 0;
 }
 
+/* What a byte inside a plain string is: most are plain. */
+enum { PLAIN, QUOTE, REFUSED };
+static unsigned char string_byte[256];
+
+static void
+string_bytes_init(void)
+{
+	int i;
+
+	for (i = 0; i < 256; i++)
+		string_byte[i] = i == '"' ? QUOTE : i == '\\' || i < 0x20 ||
+		    i > 0x7f ? REFUSED : PLAIN;
+}
+
 /* plain_string: a string of ASCII without escapes, the only kind read. */
 static int
 plain_string(struct cursor *c, struct span *out)
@@ -131,11 +146,10 @@ plain_string(struct cursor *c, struct span *out)
 
 	if (eat(c, '"') < 0)
 		return -1;
-	for (q = c->p; q < c->end && *q != '"'; q++)
-		if (*q == '\\' || (unsigned char)*q < 0x20 ||
-		    (unsigned char)*q > 0x7f)
-			return -1;
-	if (q == c->end)
+	for (q = c->p; q < c->end && string_byte[(unsigned char)*q] == PLAIN;
+	    q++)
+		;
+	if (q == c->end || *q != '"')
 		return -1;
 	out->s = c->p;
 	out->n = (size_t)(q - c->p);
@@ -161,7 +175,7 @@ convert(const char *text, int integer, double *out)
 	if (integer)
 		*out = (double)strtoll(text, NULL, 10);
 	else
-		*out = strtod(text, NULL);
+		*out = decimal_to_double(text);
 	/* jansson refuses these (too big integer, real number overflow). */
 	return errno == ERANGE && (integer || isinf(*out)) ? -1 : 0;
 }
@@ -239,7 +253,8 @@ member_index(const struct member *mem, struct span k)
 	int i;
 
 	for (i = 0; mem[i].key != NULL; i++)
-		if (strncmp(mem[i].key, k.s, k.n) == 0 && mem[i].key[k.n] == '\0')
+		if (k.n > 0 && mem[i].key[0] == k.s[0] &&
+		    strncmp(mem[i].key, k.s, k.n) == 0 && mem[i].key[k.n] == '\0')
 			return i;
 	return -1;
 }
@@ -487,33 +502,49 @@ add_hardware(struct mc_model *m, const struct reader *r)
 	m->text = xmalloc(n + 1);
 	memcpy(m->text, r->hws.from, n);
 	m->hws = xreallocarray(m->hws, r->hws.n + 1, sizeof *m->hws);
+	idmap_reserve(&m->hw_ids, r->hws.n);
 	for (i = 0; i < r->hws.n; i++)
 		if (add_hw(m, r, &h[i]) < 0)
 			return -1;
 	return 0;
 }
 
+/*
+ * A reference to hardware, an image or a location, with the last one
+ * looked up: a price list names the same hardware and image many times
+ * in a row, and comparing a few bytes is cheaper than hashing them.
+ */
+struct ref {
+	const struct idmap *ids;
+	struct span last;
+	long index;
+};
+
 /* find_id: the index of id s in ids, -1 when unknown (or very long). */
 static long
-find_id(const struct idmap *ids, struct span s)
+find_id(struct ref *ref, struct span s)
 {
 	char key[256];
 
+	if (ref->last.s != NULL && ref->last.n == s.n &&
+	    memcmp(ref->last.s, s.s, s.n) == 0)
+		return ref->index;
 	if (s.n >= sizeof key)
 		return -1;
 	memcpy(key, s.s, s.n);
 	key[s.n] = '\0';
-	return idmap_find(ids, key);
+	ref->last = s;
+	return ref->index = idmap_find(ref->ids, key);
 }
 
 /* add_offer: what load_price in model.c does, silently. */
 static int
-add_offer(struct mc_model *m, const struct raw_price *r)
+add_offer(struct mc_model *m, struct ref refs[3], const struct raw_price *r)
 {
 	struct mc_offer *o = &m->offers[m->noffers];
-	long hw = find_id(&m->hw_ids, r->hw);
-	long img = find_id(&m->img_ids, r->img);
-	long loc = find_id(&m->loc_ids, r->loc);
+	long hw = find_id(&refs[0], r->hw);
+	long img = find_id(&refs[1], r->img);
+	long loc = find_id(&refs[2], r->loc);
 
 	memset(o, 0, sizeof *o);
 	m->noffers++;	/* so that model_free sees it */
@@ -534,12 +565,15 @@ static int
 add_offers(struct mc_model *m, const struct reader *r)
 {
 	const struct raw_price *p = (const struct raw_price *)r->prices.v;
+	struct ref refs[3] = { { &m->hw_ids, { NULL, 0 }, -1 },
+		{ &m->img_ids, { NULL, 0 }, -1 }, { &m->loc_ids, { NULL, 0 }, -1 } };
 	size_t i;
 
 	m->offers = xreallocarray(m->offers, r->prices.n + 1,
 	    sizeof *m->offers);
+	idmap_reserve(&m->offer_ids, r->prices.n);
 	for (i = 0; i < r->prices.n; i++)
-		if (add_offer(m, &p[i]) < 0)
+		if (add_offer(m, refs, &p[i]) < 0)
 			return -1;
 	return 0;
 }
@@ -579,6 +613,8 @@ model_load_fast(struct access *a, const char *buf, size_t len, json_t **doc,
 	struct reader r;
 	int st = 1;
 
+	if (string_byte['"'] != QUOTE)
+		string_bytes_init();
 	reader_init(&r, buf, len);
 	*doc = NULL;
 	if (read_top(&r) == 0 && (*doc = rest_of(buf, len, &r)) != NULL) {

@@ -427,6 +427,7 @@ model_load_begin(struct access *a, const json_t *disc, struct mc_model *m)
 	idmap_init(&m->hw_ids);
 	idmap_init(&m->img_ids);
 	idmap_init(&m->offer_ids);
+	idmap_borrow_keys(&m->offer_ids);	/* the offers' own ids */
 	if (acc_as_object(a, disc) < 0 || acc_check_keys(a, disc, disc_keys) < 0)
 		return -1;
 	m->clouds = xcalloc(count(disc, "clouds"), sizeof *m->clouds);

@@ -80,14 +80,19 @@ access_enter_key(struct access *a, const char *key)
 	append(a, "\"", 1);
 }
 
+/* access_enter_index: "[index]", without snprintf: once per element read. */
 void
 access_enter_index(struct access *a, size_t index)
 {
-	char buf[32];
-	int n = snprintf(buf, sizeof buf, "[%zu]", index);
+	char buf[32], *p = buf + sizeof buf;
 
+	*--p = ']';
+	do
+		*--p = (char)('0' + index % 10);
+	while ((index /= 10) != 0);
+	*--p = '[';
 	push_mark(a);
-	append(a, buf, (size_t)n);
+	append(a, p, (size_t)(buf + sizeof buf - p));
 }
 
 void

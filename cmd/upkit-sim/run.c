@@ -305,26 +305,21 @@ run_stage(struct sim *s, const json_t *stage, long concurrency,
     json_t *failed)
 {
 	const json_t *groups = json_object_get(stage, "groups"), *g;
-	ms_t *slot, end = s->now;
+	struct slots slots;
+	ms_t end = s->now, done;
 	size_t i;
-	long k, best;
 
 	/* More slots than groups change nothing; do not allocate them. */
 	if ((size_t)concurrency > json_array_size(groups))
 		concurrency = (long)json_array_size(groups) + 1;
-	slot = xcalloc((size_t)concurrency, sizeof *slot);
-
-	for (k = 0; k < concurrency; k++)
-		slot[k] = s->now;
+	slots_init(&slots, (size_t)concurrency, s->now);
 	json_array_foreach(groups, i, g) {
-		for (best = 0, k = 1; k < concurrency; k++)
-			if (slot[k] < slot[best])
-				best = k;
-		slot[best] = run_group(s, g, slot[best], failed);
-		if (slot[best] > end)
-			end = slot[best];
+		done = run_group(s, g, slots_first_free(&slots), failed);
+		slots_reuse(&slots, done);
+		if (done > end)
+			end = done;
 	}
-	free(slot);
+	slots_free(&slots);
 	s->now = end;
 }
 

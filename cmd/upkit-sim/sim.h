@@ -55,6 +55,22 @@ double prng_unit(struct prng *p);
 /* prng_below: uniform in [0, n). */
 uint64_t prng_below(struct prng *p, uint64_t n);
 
+/* slots.c: a stage's concurrency slots, the first to free on top. */
+struct slot {
+	ms_t free_at;
+	size_t index;
+};
+struct slots {
+	struct slot *heap;
+	size_t n;
+};
+void slots_init(struct slots *s, size_t n, ms_t now);
+void slots_free(struct slots *s);
+/* slots_first_free: when the slot a group would run on frees. */
+ms_t slots_first_free(const struct slots *s);
+/* slots_reuse: that slot now frees at free_at. */
+void slots_reuse(struct slots *s, ms_t free_at);
+
 /* parse_seconds: "41", "0.23" -> milliseconds; 0 or -1. */
 int parse_seconds(const char *s, ms_t *out);
 

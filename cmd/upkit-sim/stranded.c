@@ -52,7 +52,8 @@ stranded_outages(struct sim *s, size_t mark, ms_t start, ms_t end)
 	char *cause;
 	size_t i;
 
-	for (i = 0; i < s->world.nvms; i++) {
+	/* Every host in service, as at most stage ends: no VM to look at. */
+	for (i = 0; json_object_size(out) > 0 && i < s->world.nvms; i++) {
 		vm = s->world.vms[i];
 		host = world_str(vm, "host");
 		if (json_object_get(out, host) == NULL ||

@@ -95,7 +95,8 @@ struct world {
 	size_t *group_vms;		/* indexes into vms, by group */
 };
 
-int world_init(struct world *w, const json_t *system);
+/* world_init: the world of system, which it owns and edits from now on. */
+int world_init(struct world *w, json_t *system);
 void world_free(struct world *w);
 void world_reindex(struct world *w);
 json_t *world_resource(const struct world *w, const char *id);

@@ -150,12 +150,12 @@ world_reindex(struct world *w)
 }
 
 int
-world_init(struct world *w, const json_t *system)
+world_init(struct world *w, json_t *system)
 {
 	json_t *k;
 
 	memset(w, 0, sizeof *w);
-	w->system = json_deep_copy(system);
+	w->system = system;
 	if (w->system == NULL)
 		return -1;
 	k = json_object_get(w->system, "host_capacity");

@@ -38,6 +38,25 @@ jtext_find(const json_t *v)
 	return NULL;
 }
 
+json_t *
+jtext_take(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key), *stand_in;
+	size_t i;
+
+	for (i = nkept; v != NULL && i-- > 0;)
+		if (kept[i].value == v && !kept[i].stand_in)
+			break;
+	if (v == NULL || i >= nkept)
+		return NULL;
+	/* kept[i]'s reference to v becomes the caller's. */
+	stand_in = json_object();
+	kept[i].value = json_incref(stand_in);
+	kept[i].stand_in = 1;
+	json_object_set_new(obj, key, stand_in);
+	return v;
+}
+
 size_t
 jtext_mark(void)
 {

@@ -34,6 +34,13 @@ struct jtext {
  */
 void jtext_keep(json_t *value, const char *text, size_t len,
     int canonical, int stand_in);
+/*
+ * jtext_take: the value of obj's member key as read, now the caller's
+ * to edit and free, when its text is kept: the member becomes a
+ * stand-in for that text, so the document still writes what was read.
+ * NULL when no text is kept for it (the caller copies it instead).
+ */
+json_t *jtext_take(json_t *obj, const char *key);
 /* jtext_find: what is kept for v, or NULL. */
 const struct jtext *jtext_find(const json_t *v);
 /* jtext_mark, jtext_rollback: forget what was kept after the mark. */

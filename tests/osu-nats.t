@@ -164,12 +164,21 @@ state() {
 EOF
 }
 
-# drive: osu-run -1, its status in $st.
+# drive: osu-run -1, its status in $st.  A run still going after 4 s
+# (they take a few) has the server's state taken every 3 s while its
+# clients are still connected, in $S/stalled, which a failure shows.
 drive() {
 	set +e
 	t0=$(date +%s)
-	timeout 70 osu-run -1 -S -s "$url" "$S/state.json" >"$S/run.out" 2>"$S/run.err"
+	timeout 70 osu-run -1 -S -s "$url" "$S/state.json" >"$S/run.out" 2>"$S/run.err" &
+	run_pid=$!
+	( sleep 4; while kill -0 "$run_pid" 2>/dev/null; do
+		date +%T; server_state; sleep 3; done >"$S/stalled" ) &
+	snap_pid=$!
+	wait "$run_pid"
 	st=$?
+	kill "$snap_pid" 2>/dev/null
+	wait "$snap_pid" 2>/dev/null
 	echo "osu-run took $(($(date +%s) - t0)) s, status $st" >>"$S/run.err"
 	set -e
 }
@@ -179,7 +188,7 @@ info() { jq -r ".os_upgrade.\"last-upgrade-info\".\"$1\"" "$S/state.json"; }
 hosts() { jq -c '[.os_upgrade."last-upgrade-info".hosts[].status]' "$S/state.json"; }
 count() { grep -c "^$1\$" "$S/log" || true; }
 check() {
-	if eval "$1"; then pass "$2"; else fail "$2"; diag "$S/log" "$S/run.out" "$S/run.err" "$S"/*.err; jq -c '.os_upgrade."last-upgrade-info"' "$S/state.json" | diag; server_state | diag; fi
+	if eval "$1"; then pass "$2"; else fail "$2"; diag "$S/log" "$S/run.out" "$S/run.err" "$S"/*.err; jq -c '.os_upgrade."last-upgrade-info"' "$S/state.json" | diag; server_state | diag; if [ -s "$S/stalled" ]; then diag "$S/stalled"; fi; fi
 }
 
 # 1. A full run: every host prepared, then upgraded one at a time.

@@ -119,6 +119,22 @@ utf8(const unsigned char **pp, const unsigned char *end)
 	return 0;
 }
 
+/*
+ * plain_byte: a byte a string holds as it is, needing no look: printable
+ * ASCII but the quote and the backslash.  Most of a document's bytes are
+ * these, so string() skips them by table.
+ */
+static unsigned char plain_byte[256];
+
+static void
+plain_bytes_init(void)
+{
+	int c;
+
+	for (c = 0x20; c < 0x80; c++)
+		plain_byte[c] = c != '"' && c != '\\';
+}
+
 /* string: *s->p is the opening quote; *escaped tells a backslash. */
 static int
 string(struct scan *s, int *escaped)
@@ -126,18 +142,19 @@ string(struct scan *s, int *escaped)
 	const unsigned char *p = s->p + 1;
 
 	*escaped = 0;
-	while (p < s->end && *p != '"') {
+	for (;;) {
+		while (p < s->end && plain_byte[*p])
+			p++;
+		if (p >= s->end || *p == '"')
+			break;
 		if (*p < 0x20)
 			return -1;
 		if (*p == '\\') {
 			*escaped = 1;
 			if (escape(&p, s->end) < 0)
 				return -1;
-		} else if (*p >= 0x80) {
-			if (utf8(&p, s->end) < 0)
-				return -1;
-		} else {
-			p++;
+		} else if (utf8(&p, s->end) < 0) {	/* *p >= 0x80 */
+			return -1;
 		}
 	}
 	if (p >= s->end)
@@ -347,8 +364,11 @@ jscan_value(const char *text, size_t len, int *canonical)
 {
 	struct scan s = { (const unsigned char *)text,
 	    (const unsigned char *)text + len, 1, NULL, 0, 0, 0 };
-	int r = value(&s);
+	int r;
 
+	if (!plain_byte['a'])
+		plain_bytes_init();
+	r = value(&s);
 	free(s.keys);
 	*canonical = s.canonical;
 	return r < 0 ? 0 : (size_t)(s.p - (const unsigned char *)text);

@@ -16,10 +16,11 @@
 # Caught live with the snapshots below, it was always one of the first
 # two consumers, and creating it again cured it; bus_consume now checks
 # that its consumer answers a pull and creates it again if not
-# (osu-worker(1)).  The workers also run with a 2 s watchdog
-# (osu-worker -W), which restarts a worker whose connection no longer
-# receives its deliveries: scenario 8 makes one on purpose, through
-# tests/nats-deaf-proxy.  A failed attempt is shown (as comments, on
+# (osu-worker(1)); scenario 9 makes a consumer look so and shows that
+# path end in a run that completes.  The workers also run with a 2 s
+# watchdog (osu-worker -W), which restarts a worker whose connection no
+# longer receives its deliveries: scenario 8 makes one on purpose,
+# through tests/nats-deaf-proxy.  A failed attempt is shown (as comments, on
 # stderr), with the server's consumers and subscriptions (its monitoring
 # port), and the whole test runs once more on fresh servers; it fails if
 # the second attempt fails too.
@@ -338,12 +339,59 @@ drive
 check '[ "$st" = 0 ] && [ "$(result)" = completed ] &&
     [ "$(hosts)" = "[\"upgraded\",\"upgraded\",\"upgraded\"]" ]' \
     "deaf connection: the run completes, every host upgraded"
+# Whether h02's first process finds out through its watchdog or through
+# the check of its consumer (when the prepare is already published as it
+# starts) depends on timing; either way it says so and is started again.
 check 'grep -q "dropped .*JS.ACK" "$S/proxy.err" &&
-    grep -q "h02: the server holds 1 command for this worker that it never received" "$S/h02.err" &&
+    grep -q -e "h02: the server holds 1 command for this worker that it never received" \
+        -e "consumer osu-worker-h02 does not answer pulls" "$S/h02.err" &&
     [ "$(wc -l <"$S/h02.starts")" -ge 2 ]' \
     "deaf connection: h02 missed a command, said so, and was started again"
 check '[ "$(count "h02 prepare")" = 1 ] && [ "$(count "h02 upgrade")" = 1 ] &&
     [ "$(wc -l <"$S/log")" = 6 ]' \
     "deaf connection: every command ran once"
+stop_all
+
+# 9. A consumer that does not answer: h02 starts only once the prepare
+# is published, through the proxy, so the pull that checks its new
+# consumer is answered with the prepare, which the proxy drops.  To
+# h02 the consumer looks like the server fault osu-worker(1) describes:
+# it creates it again twice after its last ack (none), gives up (69),
+# and its supervisor starts it again on a connection that is not deaf,
+# where the consumer created again delivers the prepare, once.
+start_server renew
+timeout 80 "$(dirname "$0")/nats-deaf-proxy" "$port" "$S/proxy.port" \
+    2>"$S/proxy.err" &
+proxy_pid=$!
+i=0
+until [ -s "$S/proxy.port" ] || [ "$i" -gt 100 ]; do sleep 0.05; i=$((i + 1)); done
+worker h01; worker h03
+state 60s
+timeout 70 osu-run -1 -S -s "$url" "$S/state.json" >"$S/run.out" 2>"$S/run.err" &
+run_pid=$!
+i=0
+until grep -q "h01 prepare" "$S/log" || [ "$i" -gt 600 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+direct=$url
+url="nats://127.0.0.1:$(cat "$S/proxy.port")"
+worker h02
+url=$direct
+set +e
+wait "$run_pid"
+# shellcheck disable=SC2034 # st is read by the eval in check
+st=$?
+set -e
+check '[ "$st" = 0 ] && [ "$(result)" = completed ] &&
+    [ "$(hosts)" = "[\"upgraded\",\"upgraded\",\"upgraded\"]" ]' \
+    "silent consumer: the run completes, every host upgraded"
+check '[ "$(grep -c "consumer osu-worker-h02 does not answer pulls in 2000 ms: created again after its last ack" "$S/h02.err")" = 2 ] &&
+    grep -q "^osu-worker: consumer osu-worker-h02 does not answer pulls$" "$S/h02.err" &&
+    [ "$(wc -l <"$S/h02.starts")" -ge 2 ]' \
+    "silent consumer: h02 created its consumer again twice, then was started again"
+check '[ "$(count "h02 prepare")" = 1 ] && [ "$(count "h02 upgrade")" = 1 ] &&
+    [ "$(wc -l <"$S/log")" = 6 ]' \
+    "silent consumer: every command ran once"
 stop_all
 done_testing

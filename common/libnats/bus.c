@@ -264,7 +264,7 @@ working_consumer(struct bus *b, const char *name, const char *filter,
 	int tries, r;
 
 	for (tries = 0; (r = answers(b, name)) == 0 && tries < 2; tries++) {
-		diag_warn(NULL, "consumer %s does not answer pulls in %d ms: "
+		diag_warn(NULL, NULL, "consumer %s does not answer pulls in %d ms: "
 		    "created again after its last ack", name, PROBE_MS);
 		if (renew(b, name, filter, ack_wait_ms) < 0)
 			return -1;

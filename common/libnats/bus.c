@@ -206,13 +206,15 @@ static int
 answers(struct bus *b, const char *name)
 {
 	static const char pull[] = "{\"batch\":1,\"no_wait\":true}";
-	char subject[320];
+	char subject[400];
 	const char *reply;
 	natsMsg *m = NULL;
 	natsStatus s;
 
-	snprintf(subject, sizeof subject, "$JS.API.CONSUMER.MSG.NEXT.%s.%s",
-	    BUS_STREAM, name);
+	if ((size_t)snprintf(subject, sizeof subject,
+	    "$JS.API.CONSUMER.MSG.NEXT.%s.%s", BUS_STREAM, name) >=
+	    sizeof subject)
+		return fail("consumer name too long", NATS_INVALID_ARG);
 	s = natsConnection_Request(&m, b->nc, subject, pull,
 	    (int)sizeof pull - 1, PROBE_MS);
 	if (s == NATS_TIMEOUT)
@@ -220,8 +222,12 @@ answers(struct bus *b, const char *name)
 	if (s != NATS_OK)
 		return fail("cannot ask the consumer", s);
 	reply = natsMsg_GetReply(m);
-	if (reply != NULL && strncmp(reply, "$JS.ACK.", 8) == 0)
-		natsConnection_PublishString(b->nc, reply, "-NAK");
+	/* Given back at once, and sent before anything else can fail. */
+	if (reply != NULL && strncmp(reply, "$JS.ACK.", 8) == 0 &&
+	    (natsConnection_PublishString(b->nc, reply, "-NAK") != NATS_OK ||
+	    natsConnection_FlushTimeout(b->nc, PROBE_MS) != NATS_OK))
+		diag_warn(NULL, NULL, "consumer %s: a message could not be "
+		    "handed back: it comes again after the ack wait", name);
 	natsMsg_Destroy(m);
 	return 1;
 }
@@ -242,6 +248,11 @@ renew(struct bus *b, const char *name, const char *filter,
 	    NATS_OK)
 		return fail("cannot read the consumer", NATS_ERR);
 	floor = ci->AckFloor.Stream;
+	/* A consumer created again reports floor 0 until its first ack. */
+	if (ci->Config != NULL &&
+	    ci->Config->DeliverPolicy == js_DeliverByStartSequence &&
+	    ci->Config->OptStartSeq > floor + 1)
+		floor = ci->Config->OptStartSeq - 1;
 	jsConsumerInfo_Destroy(ci);
 	if (js_DeleteConsumer(b->js, BUS_STREAM, name, NULL, &err) != NATS_OK)
 		return fail("cannot delete the consumer", NATS_ERR);

@@ -57,9 +57,8 @@ decimal_to_double(const char *text)
 {
 	double d;
 
-#if FLT_EVAL_METHOD == 0
-	if (fast_path(text, &d) == 0)
+	/* Exact only where doubles are computed as doubles (not x87). */
+	if (FLT_EVAL_METHOD == 0 && fast_path(text, &d) == 0)
 		return d;
-#endif
 	return strtod(text, NULL);
 }

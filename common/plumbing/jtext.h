@@ -39,6 +39,8 @@ void jtext_keep(json_t *value, const char *text, size_t len,
  * to edit and free, when its text is kept: the member becomes a
  * stand-in for that text, so the document still writes what was read.
  * NULL when no text is kept for it (the caller copies it instead).
+ * Its short strings and small integers may be shared (jbuild.h): edit
+ * it by replacing members, never by setting a scalar in place.
  */
 json_t *jtext_take(json_t *obj, const char *key);
 /* jtext_find: what is kept for v, or NULL. */

@@ -154,6 +154,43 @@ EOF
 	sup_pids="$sup_pids $!"
 }
 
+# run_behind: osu-run -1 in the background, its pid in $run_pid.
+run_behind() {
+	timeout 70 osu-run -1 -S -s "$url" "$S/state.json" >"$S/run.out" 2>"$S/run.err" &
+	run_pid=$!
+}
+
+# wait_log LINE TRIES: until the recorders logged LINE, 0.05 s a try.
+wait_log() {
+	i=0
+	until grep -q "$1" "$S/log" || [ "$i" -gt "$2" ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
+# start_proxy: tests/nats-deaf-proxy before the server, at $proxy_url;
+# its first connection is deaf to deliveries.
+start_proxy() {
+	timeout 80 "$(dirname "$0")/nats-deaf-proxy" "$port" "$S/proxy.port" \
+	    2>"$S/proxy.err" &
+	proxy_pid=$!
+	i=0
+	until [ -s "$S/proxy.port" ] || [ "$i" -gt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	proxy_url="nats://127.0.0.1:$(cat "$S/proxy.port")"
+}
+
+# deaf_worker HOST: a supervised worker that connects through the proxy.
+deaf_worker() {
+	direct=$url
+	url=$proxy_url
+	worker "$1"
+	url=$direct
+}
+
 # state TIMEOUT: the run's state document, three hosts, triggered.
 state() {
 	cat >"$S/state.json" <<EOF
@@ -229,13 +266,8 @@ stop_all
 start_server kill
 worker h01; worker h02 0 3; worker h03
 state 60s
-timeout 70 osu-run -1 -S -s "$url" "$S/state.json" >"$S/run.out" 2>"$S/run.err" &
-run_pid=$!
-i=0
-until grep -q "h02 upgrade" "$S/log" || [ "$i" -gt 1200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
+run_behind
+wait_log "h02 upgrade" 1200
 # The worker itself, not the timeout(1) that runs it.
 kill -9 "$(pgrep -P "$(cat "$S/h02.pid")")"
 set +e
@@ -324,16 +356,9 @@ stop_all
 # exits 75; its supervisor starts it again, the new connection is not
 # deaf, and the run completes with every command run once.
 start_server deaf
-timeout 80 "$(dirname "$0")/nats-deaf-proxy" "$port" "$S/proxy.port" \
-    2>"$S/proxy.err" &
-proxy_pid=$!
-i=0
-until [ -s "$S/proxy.port" ] || [ "$i" -gt 100 ]; do sleep 0.05; i=$((i + 1)); done
+start_proxy
 worker h01; worker h03
-direct=$url
-url="nats://127.0.0.1:$(cat "$S/proxy.port")"
-worker h02
-url=$direct
+deaf_worker h02
 state 60s
 drive
 check '[ "$st" = 0 ] && [ "$(result)" = completed ] &&
@@ -360,24 +385,12 @@ stop_all
 # and its supervisor starts it again on a connection that is not deaf,
 # where the consumer created again delivers the prepare, once.
 start_server renew
-timeout 80 "$(dirname "$0")/nats-deaf-proxy" "$port" "$S/proxy.port" \
-    2>"$S/proxy.err" &
-proxy_pid=$!
-i=0
-until [ -s "$S/proxy.port" ] || [ "$i" -gt 100 ]; do sleep 0.05; i=$((i + 1)); done
+start_proxy
 worker h01; worker h03
 state 60s
-timeout 70 osu-run -1 -S -s "$url" "$S/state.json" >"$S/run.out" 2>"$S/run.err" &
-run_pid=$!
-i=0
-until grep -q "h01 prepare" "$S/log" || [ "$i" -gt 600 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-direct=$url
-url="nats://127.0.0.1:$(cat "$S/proxy.port")"
-worker h02
-url=$direct
+run_behind
+wait_log "h01 prepare" 600
+deaf_worker h02
 set +e
 wait "$run_pid"
 # shellcheck disable=SC2034 # st is read by the eval in check

@@ -102,6 +102,21 @@ int acc_each_element(struct access *a, const json_t *obj, const char *key,
     int flags, acc_element_fn fn, void *ctx);
 int acc_each_member(struct access *a, const json_t *obj, const char *key,
     int flags, acc_member_fn fn, void *ctx);
+/*
+ * acc_each_kept_element: acc_each_element for an array that a tool
+ * left as text (a stand-in, jtext.h), without building it whole: each
+ * element is built alone and handed to fn with its text, then let go
+ * of before the next (a jarena scope), so that fn must keep nothing of
+ * it, not even a string, and change no older value.  With
+ * ACC_KEEP_ELEMENTS fn may keep references, and the elements stay.
+ * An array in the tree is walked as acc_each_element does, with text
+ * NULL.
+ */
+enum { ACC_KEEP_ELEMENTS = 2 };
+typedef int (*acc_text_element_fn)(struct access *a, const json_t *v,
+    size_t i, const char *text, size_t len, void *ctx);
+int acc_each_kept_element(struct access *a, const json_t *obj,
+    const char *key, int flags, acc_text_element_fn fn, void *ctx);
 
 /*
  * acc_get_name_bits: an optional array of names among names[] (NULL-

@@ -78,6 +78,31 @@ jarena_drop(json_t *v)
 }
 
 void
+jarena_enter(struct jarena_scope *s)
+{
+	s->chunks = chunks;
+	s->next_free = next_free;
+	s->chunk_end = chunk_end;
+}
+
+void
+jarena_leave(struct jarena_scope *s, json_t *v)
+{
+	struct chunk *c;
+
+	if (!active) {
+		json_decref(v);
+		return;
+	}
+	while ((c = chunks) != s->chunks) {
+		chunks = c->next;
+		free(c);
+	}
+	next_free = s->next_free;
+	chunk_end = s->chunk_end;
+}
+
+void
 jarena_end(void)
 {
 	struct chunk *c;

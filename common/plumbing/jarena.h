@@ -24,6 +24,22 @@
 void jarena_start(void);
 /* jarena_drop: let go of v; with the arena, its memory goes at the end. */
 void jarena_drop(json_t *v);
+/*
+ * A scope: values made inside one are let go of at once, their memory
+ * taken back, when it is left, so that a large array can be read one
+ * element at a time in the memory of one.  Nothing made in the scope
+ * may be kept after it, and no value from before it may change in it:
+ * a member set there, even to an older value, is made there.  Taking a
+ * reference to an older value is fine (json_incref allocates nothing).
+ * Without the arena, leaving is json_decref of the value.
+ */
+struct jarena_scope {
+	void *chunks;
+	char *next_free, *chunk_end;
+};
+void jarena_enter(struct jarena_scope *s);
+/* jarena_leave: drop v, made in s, and everything else made in s. */
+void jarena_leave(struct jarena_scope *s, json_t *v);
 /* jarena_end: free the arena; no jansson value may be used after it. */
 void jarena_end(void);
 

@@ -17,6 +17,7 @@
 struct jbuild {
 	json_t *strings[SHARED_SLOTS];
 	json_t *ints[SMALL_INTS];
+	int unshared;		/* jbuild_unshared */
 	char *plain;		/* decoded escaped strings */
 	size_t plain_cap;
 };
@@ -27,6 +28,17 @@ jbuild_new(void)
 	return xcalloc(1, sizeof(struct jbuild));
 }
 
+struct jbuild *
+jbuild_unshared(void)
+{
+	struct jbuild *b = xmalloc(sizeof *b);
+
+	b->unshared = 1;
+	b->plain = NULL;
+	b->plain_cap = 0;
+	return b;
+}
+
 void
 jbuild_free(struct jbuild *b)
 {
@@ -34,9 +46,9 @@ jbuild_free(struct jbuild *b)
 
 	if (b == NULL)
 		return;
-	for (i = 0; i < SHARED_SLOTS; i++)
+	for (i = 0; i < SHARED_SLOTS && !b->unshared; i++)
 		json_decref(b->strings[i]);
-	for (i = 0; i < SMALL_INTS; i++)
+	for (i = 0; i < SMALL_INTS && !b->unshared; i++)
 		json_decref(b->ints[i]);
 	free(b->plain);
 	free(b);
@@ -59,7 +71,7 @@ shared_string(struct jbuild *b, const char *s, size_t n)
 	uint64_t h = 1469598103934665603ULL;
 	size_t i;
 
-	if (n > SHARED_LEN)
+	if (n > SHARED_LEN || b->unshared)
 		return json_stringn_nocheck(s, n);
 	for (i = 0; i < n; i++)
 		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
@@ -111,7 +123,7 @@ number(struct jbuild *b, const char **pp)
 	if (strpbrk(num, ".eE") != NULL)
 		return json_real(decimal_to_double(num));
 	v = strtoll(num, NULL, 10);
-	if (v >= 0 && v < SMALL_INTS) {
+	if (v >= 0 && v < SMALL_INTS && !b->unshared) {
 		if (b->ints[v] == NULL)
 			b->ints[v] = json_integer(v);
 		return json_incref(b->ints[v]);
@@ -199,4 +211,10 @@ jbuild_value(struct jbuild *b, const char *text, size_t len)
 
 	(void)len;	/* checked text ends itself */
 	return build(b, &p);
+}
+
+json_t *
+jbuild_next(struct jbuild *b, const char **pp)
+{
+	return build(b, pp);
 }

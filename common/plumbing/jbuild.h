@@ -21,11 +21,18 @@ struct jbuild;
 /* jbuild_new, jbuild_free: the tables of shared values. */
 struct jbuild *jbuild_new(void);
 void jbuild_free(struct jbuild *b);
+/*
+ * jbuild_unshared: a builder that shares nothing, for values made in a
+ * jarena scope: a shared value made there would be gone with it.
+ */
+struct jbuild *jbuild_unshared(void);
 
 /*
  * jbuild_value: the value of text[0 .. len), which jscan_value must
  * have accepted with that length.
  */
 json_t *jbuild_value(struct jbuild *b, const char *text, size_t len);
+/* jbuild_next: the value at *pp, which jscan accepted; *pp goes past it. */
+json_t *jbuild_next(struct jbuild *b, const char **pp);
 
 #endif

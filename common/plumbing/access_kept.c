@@ -1,0 +1,83 @@
+/*
+ * access_kept.c: the elements of an array kept as text, read one at a
+ * time in the memory of one (access.h, acc_each_kept_element).
+ */
+#include "access.h"
+#include "jarena.h"
+#include "jbuild.h"
+#include "jtext.h"
+
+struct tree_walk {
+	acc_text_element_fn fn;
+	void *ctx;
+};
+
+static int
+tree_element(struct access *a, const json_t *v, size_t i, void *ctx)
+{
+	const struct tree_walk *t = ctx;
+
+	return t->fn(a, v, i, NULL, 0, t->ctx);
+}
+
+/* white: past white space and, if there is one, a comma after it. */
+static const char *
+white(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
+	    *p == ',')
+		p++;
+	return p;
+}
+
+/*
+ * element: build the element at *pp, hand it to fn, let go of it; *pp
+ * goes past it.
+ */
+static int
+element(struct access *a, struct jbuild *b, const char **pp, size_t i,
+    int flags, acc_text_element_fn fn, void *ctx)
+{
+	struct jarena_scope scope;
+	const char *text = *pp;
+	json_t *v;
+	int r;
+
+	if (!(flags & ACC_KEEP_ELEMENTS))
+		jarena_enter(&scope);
+	v = jbuild_next(b, pp);
+	access_enter_index(a, i);
+	r = fn(a, v, i, text, (size_t)(*pp - text), ctx);
+	access_leave(a);
+	if (flags & ACC_KEEP_ELEMENTS)
+		json_decref(v);
+	else
+		jarena_leave(&scope, v);
+	return r;
+}
+
+int
+acc_each_kept_element(struct access *a, const json_t *obj, const char *key,
+    int flags, acc_text_element_fn fn, void *ctx)
+{
+	struct tree_walk t = { fn, ctx };
+	const json_t *v = json_object_get(obj, key);
+	const struct jtext *kept = v != NULL ? jtext_find(v) : NULL;
+	struct jbuild *b;
+	const char *p;
+	size_t i = 0;
+	int r = 0;
+
+	/* in the tree, or not an array: acc_each_element says it all */
+	if (kept == NULL || !kept->stand_in || kept->text[0] != '[')
+		return acc_each_element(a, obj, key, flags & ACC_OPTIONAL,
+		    tree_element, &t);
+	b = flags & ACC_KEEP_ELEMENTS ? jbuild_new() : jbuild_unshared();
+	access_enter_key(a, key);
+	/* jscan checked the text: elements are separated by commas */
+	for (p = white(kept->text + 1); r >= 0 && *p != ']'; p = white(p))
+		r = element(a, b, &p, i++, flags, fn, ctx);
+	access_leave(a);
+	jbuild_free(b);
+	return r < 0 ? -1 : 0;
+}

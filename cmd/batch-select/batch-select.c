@@ -167,8 +167,12 @@ main(int argc, char **argv)
 	};
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
-	/* plan_inputs_load's sections; the others pass through as text */
-	static const char *const reads[] = { "system", "catalog", "resource_graph",
+	/*
+	 * plan_inputs_load's sections but the resource graph, read from its
+	 * text a vertex at a time (rgraph.h); the others pass through as
+	 * text (jtext.h)
+	 */
+	static const char *const reads[] = { "system", "catalog",
 	    "control_graph", NULL };
 	struct options o = { .reservation = SLA_RESERVE_EXACT, .max_freed = -1,
 	    .failover = FAILOVER_OPTS_DEFAULT };

@@ -41,13 +41,10 @@ group_duration(const struct bs *b, size_t g)
 			continue;
 		l = &b->in.rg.levels[v->first_level];
 		for (k = l->first; k < l->first + l->count; k++) {
-			json_t *act = b->in.rg.actions[k];
+			const struct rg_action *act = &b->in.rg.act[k];
 
 			/* the upgrade, and its resource-level undo (III.A) */
-			t += (long)json_integer_value(json_object_get(act,
-			    "duration"));
-			t += (long)json_integer_value(json_object_get(
-			    json_object_get(act, "undo"), "duration"));
+			t += act->duration + act->undo_duration;
 		}
 	}
 	return t;

@@ -67,15 +67,16 @@ products_after(const struct bs *b, size_t v)
 		return p;
 	l = &b->in.rg.levels[x->first_level];
 	for (k = l->first; k < l->first + l->count; k++) {
-		json_t *act = b->in.rg.actions[k];
-		const char *op = json_string_value(json_object_get(act, "op"));
-		const char *name = json_string_value(json_object_get(act,
-		    "product"));
+		const struct rg_action *act = &b->in.rg.act[k];
+		const char *op = act->op, *name = act->product;
 
 		if (name == NULL)
 			continue;
-		if (strcmp(op, "install") == 0 || strcmp(op, "create") == 0)
-			json_object_set(p, name, json_object_get(act, "version"));
+		if (strcmp(op, "install") == 0 || strcmp(op, "create") == 0) {
+			if (act->version != NULL)
+				json_object_set_new(p, name,
+				    json_string(act->version));
+		}
 		else
 			json_object_del(p, name);
 	}
@@ -372,9 +373,13 @@ group_upgrade(const struct bs *b, size_t g, json_t *groups)
 		if (list == NULL)
 			list = sched_group(groups, grp->id);
 		l = &b->in.rg.levels[v->first_level];
-		for (k = l->first; k < l->first + l->count; k++)
+		for (k = l->first; k < l->first + l->count; k++) {
+			json_t *act = rgraph_action_value(&b->in.rg, k);
+
 			json_array_append_new(list, upgrade_action(b,
-			    grp->members[m], b->in.rg.actions[k]));
+			    grp->members[m], act));
+			json_decref(act);
+		}
 	}
 	return list;
 }

@@ -261,13 +261,11 @@ created_product(const struct bs *b, size_t v)
 		return NULL;
 	l = &b->in.rg.levels[vx->first_level];
 	for (a = l->first; a < l->first + l->count; a++) {
-		json_t *act = b->in.rg.actions[a];
+		const struct rg_action *act = &b->in.rg.act[a];
 
-		if (strcmp(json_string_value(json_object_get(act, "op")),
-		    "create") == 0)
-			return catalog_find(&b->in.cat, json_string_value(
-			    json_object_get(act, "product")), json_string_value(
-			    json_object_get(act, "version")));
+		if (strcmp(act->op, "create") == 0)
+			return catalog_find(&b->in.cat, act->product,
+			    act->version);
 	}
 	return NULL;
 }

@@ -110,8 +110,11 @@ main(int argc, char **argv)
 	};
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
-	/* the one section read; the others pass through as text (jtext.h) */
-	static const char *const reads[] = { "resource_graph", NULL };
+	/*
+	 * Every section passes through as text (jtext.h); the resource
+	 * graph is read from its text a vertex at a time (rgraph.h).
+	 */
+	static const char *const reads[] = { NULL };
 	struct options o = { 0 };
 	json_t *doc;
 	int status;

@@ -390,8 +390,7 @@ first_level_ms(const struct rgraph *rg, const char *id, int *work)
 	*work = 1;
 	lv = &rg->levels[rg->v[v].first_level];
 	for (k = lv->first; k < lv->first + lv->count; k++)
-		sum += (ms_t)json_integer_value(json_object_get(rg->actions[k],
-		    "duration")) * 1000;
+		sum += (ms_t)rg->act[k].duration * 1000;
 	return sum;
 }
 

@@ -50,8 +50,8 @@ load_rg(struct sim *s, struct access *a, const json_t *doc)
 	r = rgraph_load(a, sec, &rg);
 	access_leave(a);
 	for (k = 0; r == 0 && k < rg.nactions; k++)
-		json_object_set(s->rg_actions, json_string_value(
-		    json_object_get(rg.actions[k], "id")), rg.actions[k]);
+		json_object_set_new(s->rg_actions, rg.act[k].id,
+		    rgraph_action_value(&rg, k));
 	rgraph_free(&rg);
 	s->rg_edges = json_object_get(sec, "edges");
 	return r;

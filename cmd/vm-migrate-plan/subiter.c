@@ -127,14 +127,12 @@ hv_after(const struct vmp *p, size_t h)
 	for (k = p->in.rg.levels[x->first_level].first; k <
 	    p->in.rg.levels[x->first_level].first +
 	    p->in.rg.levels[x->first_level].count; k++) {
-		json_t *act = p->in.rg.actions[k];
+		const struct rg_action *act = &p->in.rg.act[k];
 		const struct cat_product *cp = catalog_find(&p->in.cat,
-		    json_string_value(json_object_get(act, "product")),
-		    json_string_value(json_object_get(act, "version")));
+		    act->product, act->version);
 
 		if (cp != NULL && cp->kind == KIND_HYPERVISOR &&
-		    strcmp(json_string_value(json_object_get(act, "op")),
-		    "install") == 0) {
+		    strcmp(act->op, "install") == 0) {
 			hp.name = cp->name;
 			hp.version = cp->version;
 		}

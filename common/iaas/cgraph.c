@@ -80,7 +80,7 @@ write_level(struct jwriter *w, const struct rgraph *rg,
 			continue;
 		l = &rg->levels[v->first_level + k];
 		for (a = l->first; a < l->first + l->count; a++)
-			jw_value(w, json_object_get(rg->actions[a], "id"));
+			jw_string(w, rg->act[a].id);
 	}
 	jw_end(w);
 	jw_end(w);

@@ -150,8 +150,8 @@ ppu_partitions(struct cloud *cl, const struct rgraph *rg,
 }
 
 /* pending_hv_install: the hypervisor product the first level of
- * vertex v installs, as an RG action, or NULL. */
-static json_t *
+ * vertex v installs, or NULL. */
+static const struct cat_product *
 pending_hv_install(const struct rgraph *rg, const struct catalog *cat,
     size_t v)
 {
@@ -163,15 +163,13 @@ pending_hv_install(const struct rgraph *rg, const struct catalog *cat,
 		return NULL;
 	l = &rg->levels[vx->first_level];
 	for (a = l->first; a < l->first + l->count; a++) {
-		json_t *act = rg->actions[a];
-		const char *op = json_string_value(json_object_get(act, "op"));
-		const struct cat_product *p = catalog_find(cat,
-		    json_string_value(json_object_get(act, "product")),
-		    json_string_value(json_object_get(act, "version")));
+		const struct rg_action *act = &rg->act[a];
+		const struct cat_product *p = catalog_find(cat, act->product,
+		    act->version);
 
-		if (op != NULL && strcmp(op, "install") == 0 && p != NULL &&
+		if (strcmp(act->op, "install") == 0 && p != NULL &&
 		    p->kind == KIND_HYPERVISOR)
-			return act;
+			return p;
 	}
 	return NULL;
 }
@@ -184,16 +182,13 @@ hv_target(const struct cloud *cl, const struct rgraph *rg,
 {
 	const struct cat_product *np;
 	const char *name, *version;
-	json_t *act;
 	long v;
 
 	if (cl->hv[h] == CLOUD_NONE ||
 	    (v = idmap_find(&rg->ids, cl->sc->resources[cl->hv[h]].id)) < 0 ||
-	    (act = pending_hv_install(rg, cat, (size_t)v)) == NULL ||
+	    (np = pending_hv_install(rg, cat, (size_t)v)) == NULL ||
 	    cloud_hv_product(cl, cat, h, &name, &version) < 0)
 		return NULL;
-	np = catalog_find(cat, json_string_value(json_object_get(act,
-	    "product")), json_string_value(json_object_get(act, "version")));
 	if (catalog_compatible(cat, name, version, np->name, np->version,
 	    DEP_MIGRATION))
 		return NULL;

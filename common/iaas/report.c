@@ -28,12 +28,11 @@ index_first_levels(struct report *r)
 			continue;
 		lv = &g->levels[g->v[i].first_level];
 		for (k = lv->first; k < lv->first + lv->count; k++) {
-			long x = idmap_add(&r->rg_actions, json_string_value(
-			    json_object_get(g->actions[k], "id")));
+			long x = idmap_add(&r->rg_actions, g->act[k].id);
 
 			if (x >= 0) {
 				r->rg_vertex[x] = i;
-				r->rg_action[x] = g->actions[k];
+				r->rg_action[x] = &g->act[k];
 			}
 		}
 	}
@@ -121,7 +120,7 @@ judge_failure(struct report *r, const json_t *action, int blocked)
 
 	if (x < 0 || res == NULL)
 		return;
-	if (json_object_get(r->rg_action[x], "change") == NULL) {
+	if (r->rg_action[x]->change < 0) {
 		if (!blocked)	/* an undo that never ran failed nothing */
 			report_failed(r, res);
 	}

@@ -45,7 +45,7 @@ struct report {
 	const json_t *requests;		/* the requests section, or NULL */
 	struct idmap rg_actions;	/* first-level action id -> index */
 	size_t *rg_vertex;		/* beside rg_actions: its vertex */
-	const json_t **rg_action;	/* and the action object */
+	const struct rg_action **rg_action;	/* and the action */
 };
 
 /*

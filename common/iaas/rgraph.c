@@ -2,6 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exitcodes.h"
+#include "jbuild.h"
+#include "jwalk.h"
 #include "jwriter.h"
 #include "rgraph.h"
 #include "xalloc.h"
@@ -27,6 +30,62 @@ rgraph_init(struct rgraph *g)
 	memset(g, 0, sizeof *g);
 	idmap_init(&g->ids);
 	idmap_init(&g->unit_ids);
+	idmap_init(&g->names);
+}
+
+/* own_copy: the copy of s that m keeps, added when new. */
+static const char *
+own_copy(struct idmap *m, const char *s)
+{
+	long i = idmap_add(m, s);
+
+	return idmap_key(m, (size_t)(i < 0 ? -i - 1 : i));
+}
+
+const char *
+rgraph_name(struct rgraph *g, const char *s)
+{
+	return own_copy(&g->names, s);
+}
+
+/*
+ * nth_action: the text of the nth action of the vertex text, as
+ * rgraph_load counted them: level by level, in order.  The loader
+ * checked the shape; jscan allows no escaped or repeated keys.
+ */
+static const char *
+nth_action(const char *text, size_t len, size_t nth, size_t *alen)
+{
+	struct jwalk levels, actions;
+	const char *lt, *at;
+	size_t ln, an;
+
+	if (!jwalk_member(text, len, "actions_to_execute", &lt, &ln))
+		return NULL;
+	jwalk_begin(&levels, lt, ln);
+	while (jwalk_next(&levels, NULL, NULL, &lt, &ln)) {
+		if (!jwalk_member(lt, ln, "actions", &at, &an))
+			return NULL;
+		jwalk_begin(&actions, at, an);
+		while (jwalk_next(&actions, NULL, NULL, &at, alen))
+			if (nth-- == 0)
+				return at;
+	}
+	return NULL;
+}
+
+json_t *
+rgraph_action_value(const struct rgraph *g, size_t k)
+{
+	const struct rg_action *a = &g->act[k];
+	const char *text;
+	size_t len;
+
+	if (g->actions[k] != NULL)
+		return json_incref(g->actions[k]);
+	if ((text = nth_action(a->text, a->len, a->nth, &len)) == NULL)
+		diag_fatal(EXIT_SOFTWARE, "%s: action text not found", a->id);
+	return jbuild_value(g->build, text, len);
 }
 
 json_t *
@@ -36,8 +95,8 @@ rgraph_actions_by_id(const struct rgraph *g)
 	size_t k;
 
 	for (k = 0; k < g->nactions; k++)
-		json_object_set(map, json_string_value(json_object_get(
-		    g->actions[k], "id")), g->actions[k]);
+		json_object_set_new(map, g->act[k].id,
+		    rgraph_action_value(g, k));
 	return map;
 }
 
@@ -55,11 +114,14 @@ rgraph_free(struct rgraph *g)
 	free(g->units);
 	free(g->levels);
 	free(g->actions);
+	free(g->act);
 	free(g->made);
 	free(g->undo_units);
 	free(g->att);
 	idmap_free(&g->ids);
 	idmap_free(&g->unit_ids);
+	idmap_free(&g->names);
+	jbuild_free(g->build);
 	memset(g, 0, sizeof *g);
 }
 
@@ -71,12 +133,11 @@ rgraph_add_vertex(struct rgraph *g, const char *id, int kind)
 	GROW(g->v, g->nv, g->v_cap);
 	v = &g->v[g->nv];
 	memset(v, 0, sizeof *v);
-	v->id = id;
 	v->kind = kind;
 	v->first_uu = g->nundo_units;
 	v->first_level = g->nlevels;
 	v->first_att = g->natt;
-	idmap_add(&g->ids, id);
+	v->id = own_copy(&g->ids, id);
 	return g->nv++;
 }
 
@@ -99,21 +160,31 @@ rgraph_add_level(struct rgraph *g, size_t unit)
 	return g->nlevels++;
 }
 
-void
-rgraph_add_action(struct rgraph *g, json_t *action)
+/* add_slot: room for one more action; 1 when the arrays grew. */
+static int
+add_slot(struct rgraph *g, json_t *action)
 {
+	size_t cap = g->actions_cap;
+
 	GROW(g->actions, g->nactions, g->actions_cap);
 	g->actions[g->nactions++] = action;
 	g->levels[g->nlevels - 1].count++;
+	return cap != g->actions_cap;
+}
+
+void
+rgraph_add_action(struct rgraph *g, const struct rg_action *act,
+    json_t *action)
+{
+	if (add_slot(g, action) || g->act == NULL)
+		g->act = xreallocarray(g->act, g->actions_cap, sizeof *g->act);
+	g->act[g->nactions - 1] = *act;
 }
 
 void
 rgraph_add_made(struct rgraph *g, const struct rg_made *m)
 {
-	size_t cap = g->actions_cap;
-
-	rgraph_add_action(g, NULL);
-	if (g->made == NULL || cap != g->actions_cap)
+	if (add_slot(g, NULL) || g->made == NULL)
 		g->made = xreallocarray(g->made, g->actions_cap, sizeof *g->made);
 	g->made[g->nactions - 1] = *m;
 }

@@ -14,9 +14,17 @@
  * rg-build fills a struct rgraph and writes it with rgraph_to_json();
  * later stages read it with rgraph_load(), which checks every reference
  * (edge ends, level units) so that consumers can trust indices.
- * Actions read back stay JSON objects: consumers pass them on as they
- * are.  Actions rg-build makes stay flat records (struct rg_made) until
- * the graph is written: a large cloud has hundreds of thousands.
+ * Actions read back are records of the fields the stages read (struct
+ * rg_action), and their JSON objects, which consumers pass on as they
+ * are, come from rgraph_action_value().  Actions rg-build makes stay
+ * flat records (struct rg_made) until the graph is written: a large
+ * cloud has hundreds of thousands.
+ *
+ * A section that a tool left as text (load_document_reading without
+ * "resource_graph"; jtext.h) is read a vertex at a time, without the
+ * tree: a large cloud's vertices cost ten times their text as jansson
+ * values.  Its action objects are then built from their text, when
+ * asked for.  Either way the graph's strings are its own.
  */
 #ifndef UPKIT_RGRAPH_H
 #define UPKIT_RGRAPH_H
@@ -28,6 +36,8 @@
 #include "access.h"
 #include "idmap.h"
 #include "sysconf.h"
+
+struct jbuild;
 
 enum modification { MOD_NO_CHANGE, MOD_UPGRADE, MOD_ADD, MOD_REMOVE };
 enum presence { PRES_CURRENT, PRES_FUTURE, PRES_BOTH };
@@ -62,6 +72,22 @@ struct rg_made {
 	const json_t *argv, *undo_argv;
 	long duration, undo_duration;
 	const json_t *new_resource;	/* what a create brings, or NULL */
+};
+
+/*
+ * rg_action: an action read back.  Its strings are the graph's; product
+ * and version are NULL when absent, change -1 (an undo operation has
+ * none) and the durations 0.
+ */
+struct rg_action {
+	const char *id, *undo_unit, *op, *product, *version;
+	long change, duration, undo_duration;
+	/*
+	 * When the section was kept as text: the text of the action's
+	 * vertex, and the action's place among the vertex's actions.
+	 */
+	const char *text;
+	size_t len, nth;
 };
 
 struct rg_vertex {
@@ -100,15 +126,18 @@ struct rgraph {
 	size_t nunits, units_cap;
 	struct rg_level *levels;
 	size_t nlevels, levels_cap;
-	json_t **actions;	/* action objects, owned references */
+	json_t **actions;	/* action objects read from a tree, owned */
 	size_t nactions, actions_cap;
-	struct rg_made *made;	/* by action index, where actions[] is NULL */
+	struct rg_action *act;	/* by action index, for actions read back */
+	struct rg_made *made;	/* by action index, for actions rg-build made */
 	const char **undo_units;
 	size_t nundo_units, undo_units_cap;
 	struct rg_attempts *att;
 	size_t natt, att_cap;
 	struct idmap ids;	/* vertex id -> index */
 	struct idmap unit_ids;	/* unit id -> index */
+	struct idmap names;	/* the other strings read back, once each */
+	struct jbuild *build;	/* for rgraph_action_value, when from text */
 };
 
 void rgraph_init(struct rgraph *g);
@@ -119,8 +148,14 @@ size_t rgraph_add_vertex(struct rgraph *g, const char *id, int kind);
 void rgraph_add_undo_unit(struct rgraph *g, const char *uu);
 /* rgraph_add_level: a level of the last vertex, in unit; its index. */
 size_t rgraph_add_level(struct rgraph *g, size_t unit);
-/* rgraph_add_action: append action (stolen) to the last level. */
-void rgraph_add_action(struct rgraph *g, json_t *action);
+/*
+ * rgraph_add_action: append action to the last level: its record, and
+ * its object (stolen) when it was read from a tree, else NULL.
+ */
+void rgraph_add_action(struct rgraph *g, const struct rg_action *act,
+    json_t *action);
+/* rgraph_name: s as the graph's own string. */
+const char *rgraph_name(struct rgraph *g, const char *s);
 /* rgraph_add_made: append a copy of m to the last level. */
 void rgraph_add_made(struct rgraph *g, const struct rg_made *m);
 void rgraph_add_attempts(struct rgraph *g, const char *uu, long count);
@@ -132,6 +167,11 @@ size_t rgraph_unit(struct rgraph *g, const char *id,
 
 /* rgraph_load: the "resource_graph" section; 0 or -1 (diagnosed). */
 int rgraph_load(struct access *a, const json_t *section, struct rgraph *g);
+/*
+ * rgraph_action_value: the JSON object of action k read back, a new
+ * reference: the one read, or one built from its text.
+ */
+json_t *rgraph_action_value(const struct rgraph *g, size_t k);
 /* rgraph_actions_by_id: a new object mapping each action's id to it. */
 json_t *rgraph_actions_by_id(const struct rgraph *g);
 /*

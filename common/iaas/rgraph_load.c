@@ -1,11 +1,24 @@
 /*
  * rgraph_load.c: read the "resource_graph" section back into a struct
  * rgraph, checking types and every reference, so that later stages can
- * index without checking again.
+ * index without checking again.  Vertices and edges kept as text are
+ * read one at a time (acc_each_kept_element): nothing of them may be
+ * kept but copies (rgraph_name) and the text of their actions.
  */
 #include <string.h>
 
+#include "jbuild.h"
 #include "rgraph.h"
+
+/*
+ * loading: the graph being read, and the text of the current vertex
+ * when it was read from text, with the number of its actions so far.
+ */
+struct loading {
+	struct rgraph *g;
+	const char *text;
+	size_t len, nth;
+};
 
 /* ACTION_MAX_SECONDS: an action's duration, as the catalog bounds it. */
 #define ACTION_MAX_SECONDS 100000000
@@ -28,13 +41,50 @@ load_undo(struct access *a, const json_t *obj)
 	return 0;
 }
 
+/* name: the graph's copy of string member key of obj, or NULL. */
+static const char *
+name(struct rgraph *g, const json_t *obj, const char *key)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	return s != NULL ? rgraph_name(g, s) : NULL;
+}
+
+/*
+ * add_action: obj, checked, as the record of its fields and its text,
+ * or its object when it was not read from text.
+ */
+static void
+add_action(struct loading *l, json_t *obj)
+{
+	struct rg_action act;
+
+	act.id = name(l->g, obj, "id");
+	act.undo_unit = name(l->g, obj, "undo_unit");
+	act.op = name(l->g, obj, "op");
+	act.product = name(l->g, obj, "product");
+	act.version = name(l->g, obj, "version");
+	act.change = json_is_integer(json_object_get(obj, "change")) ?
+	    (long)json_integer_value(json_object_get(obj, "change")) : -1;
+	act.duration = (long)json_integer_value(json_object_get(obj,
+	    "duration"));
+	act.undo_duration = (long)json_integer_value(json_object_get(
+	    json_object_get(obj, "undo"), "duration"));
+	act.text = l->text;
+	act.len = l->len;
+	act.nth = l->nth++;
+	if (act.text != NULL && l->g->build == NULL)
+		l->g->build = jbuild_new();
+	rgraph_add_action(l->g, &act, act.text ? NULL : json_incref(obj));
+}
+
 /*
  * load_action: the fields consumers read, checked: the stages sum
  * durations and look products up, so a duration is bounded as the
  * catalog bounds it and a product and version are strings.
  */
 static int
-load_action(struct access *a, json_t *obj, struct rgraph *g)
+load_action(struct access *a, json_t *obj, struct loading *l)
 {
 	static const char *const known[] = { "id", "undo_unit", "change",
 		"op", "product", "version", "argv", "duration", "undo",
@@ -63,22 +113,23 @@ load_action(struct access *a, json_t *obj, struct rgraph *g)
 		if (r < 0)
 			return -1;
 	}
-	rgraph_add_action(g, json_incref(obj));
+	add_action(l, obj);
 	return 0;
 }
 
-/* action_at: the graph keeps a reference to each action, hence the
+/* action_at: the graph may keep a reference to an action, hence the
  * cast. */
 static int
-action_at(struct access *a, const json_t *v, size_t i, void *g)
+action_at(struct access *a, const json_t *v, size_t i, void *l)
 {
 	(void)i;
-	return load_action(a, (json_t *)v, g);
+	return load_action(a, (json_t *)v, l);
 }
 
 static int
-load_level(struct access *a, const json_t *obj, struct rgraph *g)
+load_level(struct access *a, const json_t *obj, struct loading *l)
 {
+	struct rgraph *g = l->g;
 	static const char *const known[] = { "upgrade_unit", "actions", NULL };
 	json_t *list;
 	const char *unit;
@@ -92,7 +143,7 @@ load_level(struct access *a, const json_t *obj, struct rgraph *g)
 		return access_fail_at(a, "upgrade_unit", "no upgrade unit has "
 		    "id \"%s\"", unit);
 	rgraph_add_level(g, (size_t)u);
-	return acc_each_element(a, obj, "actions", ACC_REQUIRED, action_at, g);
+	return acc_each_element(a, obj, "actions", ACC_REQUIRED, action_at, l);
 }
 
 static int
@@ -102,7 +153,7 @@ attempts_of(struct access *a, const char *unit, const json_t *v, void *g)
 
 	if (acc_as_int(a, v, &n) < 0)
 		return -1;
-	rgraph_add_attempts(g, unit, (long)n);
+	rgraph_add_attempts(g, rgraph_name(g, unit), (long)n);
 	return 0;
 }
 
@@ -121,20 +172,22 @@ undo_unit_at(struct access *a, const json_t *v, size_t i, void *g)
 	(void)i;
 	if (acc_as_string(a, v, &s) < 0)
 		return -1;
-	rgraph_add_undo_unit(g, s);
+	rgraph_add_undo_unit(g, rgraph_name(g, s));
 	return 0;
 }
 
 static int
-level_at(struct access *a, const json_t *v, size_t i, void *g)
+level_at(struct access *a, const json_t *v, size_t i, void *l)
 {
 	(void)i;
-	return load_level(a, v, g);
+	return load_level(a, v, l);
 }
 
 static int
-load_vertex(struct access *a, const json_t *obj, struct rgraph *g)
+load_vertex(struct access *a, const json_t *obj, const char *text,
+    size_t len, struct loading *l)
 {
+	struct rgraph *g = l->g;
 	static const char *const known[] = { "id", "kind", "modification_type",
 		"activation_status", "undo_unit_ids", "actions_to_execute",
 		"failed_attempts", "is_isolated", "is_failed", NULL };
@@ -162,10 +215,13 @@ load_vertex(struct access *a, const json_t *obj, struct rgraph *g)
 	if (acc_get_bool(a, obj, "is_isolated", ACC_OPTIONAL, &v->isolated) < 0 ||
 	    acc_get_bool(a, obj, "is_failed", ACC_OPTIONAL, &v->failed) < 0)
 		return -1;
+	l->text = text;
+	l->len = len;
+	l->nth = 0;
 	if (acc_each_element(a, obj, "undo_unit_ids", ACC_OPTIONAL,
 	    undo_unit_at, g) < 0 ||
 	    acc_each_element(a, obj, "actions_to_execute", ACC_OPTIONAL,
-	    level_at, g) < 0)
+	    level_at, l) < 0)
 		return -1;
 	return load_attempts(a, obj, g);
 }
@@ -219,28 +275,33 @@ load_unit(struct access *a, json_t *obj, struct rgraph *g)
 	if (acc_get_string(a, obj, "old", ACC_OPTIONAL, &u->old_id) < 0 ||
 	    acc_get_string(a, obj, "new", ACC_OPTIONAL, &u->new_id) < 0)
 		return -1;
+	u->old_id = u->old_id ? rgraph_name(g, u->old_id) : NULL;
+	u->new_id = u->new_id ? rgraph_name(g, u->new_id) : NULL;
 	return 0;
 }
 
 /* unit_at: a unit keeps a reference to its partitions, hence the cast. */
 static int
-unit_at(struct access *a, const json_t *v, size_t i, void *g)
+unit_at(struct access *a, const json_t *v, size_t i, const char *text,
+    size_t len, void *g)
 {
-	(void)i;
+	(void)i, (void)text, (void)len;
 	return load_unit(a, (json_t *)v, g);
 }
 
 static int
-vertex_at(struct access *a, const json_t *v, size_t i, void *g)
+vertex_at(struct access *a, const json_t *v, size_t i, const char *text,
+    size_t len, void *l)
 {
 	(void)i;
-	return load_vertex(a, v, g);
+	return load_vertex(a, v, text, len, l);
 }
 
 static int
-edge_at(struct access *a, const json_t *v, size_t i, void *g)
+edge_at(struct access *a, const json_t *v, size_t i, const char *text,
+    size_t len, void *g)
 {
-	(void)i;
+	(void)i, (void)text, (void)len;
 	return load_edge(a, v, g);
 }
 
@@ -249,7 +310,9 @@ rgraph_load(struct access *a, const json_t *section, struct rgraph *g)
 {
 	static const char *const known[] = { "version", "iteration", "time",
 		"vertices", "edges", "upgrade_units", NULL };
+	struct loading l = { g, NULL, 0, 0 };
 	json_int_t iteration;
+	int r;
 
 	if (acc_as_object(a, section) < 0 ||
 	    acc_check_keys(a, section, known) < 0 ||
@@ -258,11 +321,11 @@ rgraph_load(struct access *a, const json_t *section, struct rgraph *g)
 	    acc_get_string(a, section, "time", ACC_OPTIONAL, &g->time) < 0)
 		return -1;
 	g->iteration = (long)iteration;
-	if (acc_each_element(a, section, "upgrade_units", ACC_OPTIONAL,
-	    unit_at, g) < 0 ||
-	    acc_each_element(a, section, "vertices", ACC_OPTIONAL, vertex_at,
-	    g) < 0 ||
-	    acc_each_element(a, section, "edges", ACC_OPTIONAL, edge_at, g) < 0)
-		return -1;
-	return 0;
+	r = acc_each_kept_element(a, section, "upgrade_units", ACC_OPTIONAL |
+	    ACC_KEEP_ELEMENTS, unit_at, g) < 0 ||
+	    acc_each_kept_element(a, section, "vertices", ACC_OPTIONAL,
+	    vertex_at, &l) < 0 ||
+	    acc_each_kept_element(a, section, "edges", ACC_OPTIONAL, edge_at,
+	    g) < 0 ? -1 : 0;
+	return r;
 }

@@ -1,0 +1,284 @@
+/*
+ * rgraph_kept.c: unit tests of reading a resource graph kept as text a
+ * vertex at a time (rgraph.h, acc_each_kept_element, jarena scopes,
+ * jwalk).  Read from the tree and read from its text, every graph of
+ * the repository must come out the same: vertices, edges, units, the
+ * fields of every action and its object (rgraph_action_value); and a
+ * graph edited at random must be refused with the same diagnostic.
+ * The arena is on, as in the stages, so that a value kept from a
+ * scope that was left shows up as a difference (or under ASan, where
+ * the arena is off and leaving a scope frees).
+ */
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "access.h"
+#include "jarena.h"
+#include "jtext.h"
+#include "load.h"
+#include "rgraph.h"
+#include "slurp.h"
+#include "stderr.h"
+#include "tap.h"
+#include "xalloc.h"
+
+static char path[] = "/tmp/rgraph_kept.XXXXXX";
+
+struct read {
+	int status;		/* of rgraph_load; 2: no graph */
+	int from_text;		/* its vertices were kept as text */
+	char diag[4096];
+	struct rgraph g;
+	json_t *doc;
+};
+
+/* read_graph: the graph in path, from its text (kept) or its tree. */
+static void
+read_graph(int kept, struct read *r)
+{
+	static const char *const reads[] = { "system", NULL };
+	struct access a;
+	json_t *sec;
+
+	memset(r, 0, sizeof *r);
+	rgraph_init(&r->g);
+	r->status = 2;
+	capture_begin();
+	if ((kept ? load_document_reading(path, reads, &r->doc) :
+	    load_document(path, &r->doc)) == 0 && json_is_object(r->doc) &&
+	    (sec = json_object_get(r->doc, "resource_graph")) != NULL) {
+		r->from_text = json_object_get(sec, "vertices") != NULL &&
+		    jtext_find(json_object_get(sec, "vertices")) != NULL;
+		access_init(&a, path);
+		access_enter_key(&a, "resource_graph");
+		r->status = rgraph_load(&a, sec, &r->g);
+		access_free(&a);
+	}
+	snprintf(r->diag, sizeof r->diag, "%s", capture_end());
+}
+
+static void
+read_free(struct read *r)
+{
+	rgraph_free(&r->g);
+	jarena_drop(r->doc);
+}
+
+static int
+same_str(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) ||
+	    (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* same_json: json_equal, which says two NULLs differ. */
+static int
+same_json(const json_t *a, const json_t *b)
+{
+	return (a == NULL && b == NULL) || json_equal(a, b);
+}
+
+/* same_action: action k of both graphs, its fields and its object. */
+static int
+same_action(const struct rgraph *t, const struct rgraph *x, size_t k)
+{
+	const struct rg_action *p = &t->act[k], *q = &x->act[k];
+	json_t *u = rgraph_action_value(t, k), *v = rgraph_action_value(x, k);
+	int r = same_str(p->id, q->id) && same_str(p->op, q->op) &&
+	    same_str(p->undo_unit, q->undo_unit) &&
+	    same_str(p->product, q->product) &&
+	    same_str(p->version, q->version) && p->change == q->change &&
+	    p->duration == q->duration &&
+	    p->undo_duration == q->undo_duration && json_equal(u, v) &&
+	    same_str(p->id, json_string_value(json_object_get(v, "id")));
+
+	json_decref(u);
+	json_decref(v);
+	return r;
+}
+
+static int
+same_vertex(const struct rgraph *t, const struct rgraph *x, size_t i)
+{
+	const struct rg_vertex *p = &t->v[i], *q = &x->v[i];
+	size_t k;
+
+	if (!same_str(p->id, q->id) || p->kind != q->kind || p->mod != q->mod ||
+	    p->deactivated != q->deactivated || p->isolated != q->isolated ||
+	    p->failed != q->failed || p->nuu != q->nuu ||
+	    p->nlevels != q->nlevels || p->natt != q->natt)
+		return 0;
+	for (k = 0; k < p->nuu; k++)
+		if (!same_str(t->undo_units[p->first_uu + k],
+		    x->undo_units[q->first_uu + k]))
+			return 0;
+	for (k = 0; k < p->natt; k++)
+		if (!same_str(t->att[p->first_att + k].undo_unit,
+		    x->att[q->first_att + k].undo_unit) ||
+		    t->att[p->first_att + k].count !=
+		    x->att[q->first_att + k].count)
+			return 0;
+	return 1;
+}
+
+static int
+same_graph(const struct rgraph *t, const struct rgraph *x)
+{
+	size_t i;
+
+	if (t->nv != x->nv || t->ne != x->ne || t->nunits != x->nunits ||
+	    t->nactions != x->nactions || t->nlevels != x->nlevels ||
+	    t->iteration != x->iteration || !same_str(t->time, x->time))
+		return 0;
+	for (i = 0; i < t->nv; i++)
+		if (!same_vertex(t, x, i))
+			return 0;
+	for (i = 0; i < t->ne; i++)
+		if (t->e[i].type != x->e[i].type ||
+		    t->e[i].dependent != x->e[i].dependent ||
+		    t->e[i].sponsor != x->e[i].sponsor ||
+		    t->e[i].presence != x->e[i].presence ||
+		    t->e[i].incompatible != x->e[i].incompatible)
+			return 0;
+	for (i = 0; i < t->nunits; i++)
+		if (!same_str(t->units[i].id, x->units[i].id) ||
+		    !same_str(t->units[i].old_id, x->units[i].old_id) ||
+		    !same_str(t->units[i].new_id, x->units[i].new_id) ||
+		    !same_json(t->units[i].partitions, x->units[i].partitions))
+			return 0;
+	for (i = 0; i < t->nlevels; i++)
+		if (memcmp(&t->levels[i], &x->levels[i], sizeof t->levels[i]))
+			return 0;
+	for (i = 0; i < t->nactions; i++)
+		if (!same_action(t, x, i))
+			return 0;
+	return 1;
+}
+
+/*
+ * agree: text read both ways gives the same graph or the same
+ * diagnostic; *graphs counts the graphs read.
+ */
+static int from_text;	/* reads whose vertices were kept as text */
+
+static int
+agree(const char *text, size_t len, int *graphs)
+{
+	FILE *fp = fopen(path, "w");
+	struct read t, x;
+	int r;
+
+	fwrite(text, 1, len, fp);
+	fclose(fp);
+	read_graph(0, &t);
+	read_graph(1, &x);
+	r = t.status == x.status && strcmp(t.diag, x.diag) == 0 &&
+	    (t.status != 0 || same_graph(&t.g, &x.g));
+	*graphs = t.status == 0;
+	from_text += x.from_text;
+	if (!r)
+		printf("#   status %d/%d\n#   %s#   %s\n", t.status, x.status,
+		    t.diag, x.diag);
+	read_free(&t);
+	read_free(&x);
+	jtext_end();
+	return r;
+}
+
+/* each_json: agree() on every .json file under dir. */
+static void
+each_json(const char *dir, size_t *graphs, size_t *bad, char **sample,
+    size_t *sample_len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char file[1024], *text;
+	size_t len, n;
+	int g;
+
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(file, sizeof file, "%s/%s", dir, e->d_name);
+		n = strlen(e->d_name);
+		if (n > 5 && strcmp(e->d_name + n - 5, ".json") == 0 &&
+		    (text = slurp(file, &len)) != NULL) {
+			if (!agree(text, len, &g)) {
+				printf("#   in %s\n", file);
+				(*bad)++;
+			}
+			*graphs += g;
+			/* the largest small graph is the one to edit */
+			if (g && len > *sample_len && len < 20000) {
+				free(*sample);
+				*sample = xstrdup(text);
+				*sample_len = len;
+			}
+			free(text);
+		} else if (strchr(e->d_name, '.') == NULL) {
+			each_json(file, graphs, bad, sample, sample_len);
+		}
+	}
+	if (d != NULL)
+		closedir(d);
+}
+
+/* test_mutations: edits inside the graph are refused alike. */
+static void
+test_mutations(const char *sample, size_t len)
+{
+	static const char alphabet[] = "{}[],:\"\\ 0-1tfnx";
+	const char *rg = strstr(sample, "\"resource_graph\"");
+	size_t from = rg != NULL ? (size_t)(rg - sample) : 0, k;
+	char *text = xmalloc(len + 1);
+	uint32_t seed = 2026;
+	int i, bad = 0, g, refused = 0, before = from_text;
+
+	for (i = 0; i < 2000; i++) {
+		memcpy(text, sample, len + 1);
+		for (k = 0; k < 1 + (size_t)(i % 2); k++) {
+			seed = seed * 1103515245u + 12345u;
+			text[from + (seed >> 8) % (len - from)] =
+			    alphabet[(seed >> 20) % (sizeof alphabet - 1)];
+		}
+		if (!agree(text, len, &g))
+			bad++;
+		refused += !g;
+	}
+	is_long(bad, 0, "mutations: 2,000 edited graphs agree");
+	ok(refused > 200, "mutations: and many of them were refused");
+	ok(from_text - before > 300, "mutations: and hundreds were read from "
+	    "their text");
+	free(text);
+}
+
+int
+main(void)
+{
+	size_t graphs = 0, bad = 0, sample_len = 0;
+	char *sample = NULL;
+	int fd = mkstemp(path);
+
+	if (fd < 0)
+		return 1;
+	close(fd);
+	jarena_start();
+	each_json("tests", &graphs, &bad, &sample, &sample_len);
+	each_json("examples", &graphs, &bad, &sample, &sample_len);
+	is_long((long)bad, 0, "repository: every resource graph reads the "
+	    "same from its text");
+	ok(graphs > 50, "repository: and there are many of them");
+	ok(from_text > 50, "repository: read from their text");
+	is_str(sample != NULL ? "found" : NULL, "found",
+	    "repository: a graph to edit");
+	if (sample != NULL)
+		test_mutations(sample, sample_len);
+	free(sample);
+	jarena_end();
+	unlink(path);
+	return done_testing();
+}

@@ -86,6 +86,7 @@ load_resource(struct access *a, const json_t *obj, struct sysconf *sc,
 		"capacity", "min_sponsors", "products", "address", NULL };
 	json_int_t capacity = sc->host_capacity, min_sponsors = 0;
 	int kind, status = STATUS_ACTIVE;
+	long i;
 
 	if (acc_as_object(a, obj) < 0 || acc_check_keys(a, obj, known) < 0 ||
 	    acc_get_string(a, obj, "id", ACC_REQUIRED, &res->id) < 0 ||
@@ -105,9 +106,12 @@ load_resource(struct access *a, const json_t *obj, struct sysconf *sc,
 	res->status = (enum activation)status;
 	res->capacity = (res->roles & ROLE_COMPUTE) ? (long)capacity : 0;
 	res->min_sponsors = (long)min_sponsors;
-	if (idmap_add(&sc->resource_ids, res->id) < 0)
+	if ((i = idmap_add(&sc->resource_ids, res->id)) < 0)
 		return access_fail_at(a, "id", "duplicate resource id \"%s\"",
 		    res->id);
+	res->id = idmap_key(&sc->resource_ids, (size_t)i);
+	res->address = res->address ? sysconf_name(sc, res->address) : NULL;
+	json_incref(res->products);
 	return 0;
 }
 
@@ -121,34 +125,49 @@ resource_spec_check(struct access *a, const json_t *obj)
 	memset(&sc, 0, sizeof sc);
 	memset(&res, 0, sizeof res);
 	idmap_init(&sc.resource_ids);
+	idmap_init(&sc.names);
 	r = load_resource(a, obj, &sc, &res);
-	idmap_free(&sc.resource_ids);
 	if (r == 0 && (res.products == NULL ||
 	    json_object_size(res.products) == 0))
 		r = access_fail(a, "a new resource needs \"products\": what "
 		    "to install on it");
+	json_decref(res.products);
+	idmap_free(&sc.resource_ids);
+	idmap_free(&sc.names);
 	return r;
 }
 
+/* grow: room for element i of an array with room for *cap. */
+static void *
+grow(void *p, size_t i, size_t *cap, size_t size)
+{
+	if (i < *cap)
+		return p;
+	*cap = *cap * 2 + 64;
+	p = xreallocarray(p, *cap, size);
+	memset((char *)p + i * size, 0, (*cap - i) * size);
+	return p;
+}
+
+/* load_resource_at: resources keep their products, hence ACC_KEEP. */
 static int
-load_resource_at(struct access *a, const json_t *v, size_t i, void *ctx)
+load_resource_at(struct access *a, const json_t *v, size_t i,
+    const char *text, size_t len, void *ctx)
 {
 	struct sysconf *sc = ctx;
 
+	(void)text, (void)len;
+	sc->resources = grow(sc->resources, i, &sc->resources_cap,
+	    sizeof *sc->resources);
+	sc->nresources = i + 1;
 	return load_resource(a, v, sc, &sc->resources[i]);
 }
 
 static int
 load_resources(struct access *a, const json_t *section, struct sysconf *sc)
 {
-	json_t *list;
-
-	if (acc_get_array(a, section, "resources", ACC_REQUIRED, &list) < 0)
-		return -1;
-	sc->nresources = json_array_size(list);
-	sc->resources = xcalloc(sc->nresources, sizeof *sc->resources);
-	return acc_each_element(a, section, "resources", ACC_REQUIRED,
-	    load_resource_at, sc);
+	return acc_each_kept_element(a, section, "resources", ACC_REQUIRED |
+	    ACC_KEEP_ELEMENTS, load_resource_at, sc) < 0 ? -1 : 0;
 }
 
 /* resource_ref: field key of obj names a known resource; its index. */
@@ -189,26 +208,22 @@ load_dependency(struct access *a, const json_t *obj, const struct sysconf *sc,
 }
 
 static int
-load_dependency_at(struct access *a, const json_t *v, size_t i, void *ctx)
+load_dependency_at(struct access *a, const json_t *v, size_t i,
+    const char *text, size_t len, void *ctx)
 {
 	struct sysconf *sc = ctx;
 
+	(void)text, (void)len;
+	sc->deps = grow(sc->deps, i, &sc->deps_cap, sizeof *sc->deps);
+	sc->ndeps = i + 1;
 	return load_dependency(a, v, sc, &sc->deps[i]);
 }
 
 static int
 load_dependencies(struct access *a, const json_t *section, struct sysconf *sc)
 {
-	json_t *list;
-	int r;
-
-	if ((r = acc_get_array(a, section, "dependencies", ACC_OPTIONAL,
-	    &list)) != 0)
-		return r < 0 ? -1 : 0;
-	sc->ndeps = json_array_size(list);
-	sc->deps = xcalloc(sc->ndeps, sizeof *sc->deps);
-	return acc_each_element(a, section, "dependencies", ACC_REQUIRED,
-	    load_dependency_at, sc);
+	return acc_each_kept_element(a, section, "dependencies", ACC_OPTIONAL,
+	    load_dependency_at, sc) < 0 ? -1 : 0;
 }
 
 static int
@@ -219,6 +234,7 @@ load_vm(struct access *a, const json_t *obj, struct sysconf *sc,
 		NULL };
 	static const char *const vm_roles[] = { "active", "standby", NULL };
 	int role = -1;
+	long i;
 
 	if (acc_as_object(a, obj) < 0 || acc_check_keys(a, obj, known) < 0 ||
 	    acc_get_string(a, obj, "id", ACC_REQUIRED, &vm->id) < 0 ||
@@ -227,13 +243,14 @@ load_vm(struct access *a, const json_t *obj, struct sysconf *sc,
 	    acc_get_enum(a, obj, "role", ACC_OPTIONAL, vm_roles, &role) < 0)
 		return -1;
 	vm->role = role < 0 ? NULL : vm_roles[role];
-	if (vm->group == NULL)
-		vm->group = vm->id;	/* alone in its own group */
 	if (!(sc->resources[vm->host].roles & ROLE_COMPUTE))
 		return access_fail_at(a, "host", "\"%s\" is not a compute host",
 		    sc->resources[vm->host].id);
-	if (idmap_add(&sc->vm_ids, vm->id) < 0)
+	if ((i = idmap_add(&sc->vm_ids, vm->id)) < 0)
 		return access_fail_at(a, "id", "duplicate VM id \"%s\"", vm->id);
+	vm->id = idmap_key(&sc->vm_ids, (size_t)i);
+	/* with no group, alone in its own */
+	vm->group = vm->group ? sysconf_name(sc, vm->group) : vm->id;
 	return 0;
 }
 
@@ -301,6 +318,7 @@ load_tenant(struct access *a, const json_t *obj, struct sysconf *sc,
 
 	if (acc_as_object(a, obj) < 0 || acc_check_keys(a, obj, known) < 0 ||
 	    acc_get_string(a, obj, "id", ACC_REQUIRED, &t->id) < 0 ||
+	    (t->id = sysconf_name(sc, t->id)) == NULL ||
 	    acc_get_int_range(a, obj, "min", ACC_REQUIRED, 0, INT_MAX,
 	    &min) < 0 ||
 	    acc_get_int_range(a, obj, "max", ACC_REQUIRED, 0, INT_MAX,
@@ -325,10 +343,16 @@ struct tenants_ctx {
 };
 
 static int
-load_tenant_at(struct access *a, const json_t *v, size_t i, void *ctx)
+load_tenant_at(struct access *a, const json_t *v, size_t i,
+    const char *text, size_t len, void *ctx)
 {
 	struct tenants_ctx *t = ctx;
+	struct sysconf *sc = t->sc;
 
+	(void)text, (void)len;
+	sc->tenants = grow(sc->tenants, i, &sc->tenants_cap,
+	    sizeof *sc->tenants);
+	sc->ntenants = i + 1;
 	if (load_tenant(a, v, t->sc, i) < 0)
 		return -1;
 	if (idmap_add(&t->ids, t->sc->tenants[i].id) < 0)
@@ -342,19 +366,13 @@ static int
 load_tenants(struct access *a, const json_t *section, struct sysconf *sc)
 {
 	struct tenants_ctx t = { sc, { 0 } };
-	json_t *list;
 	int r;
 
-	if ((r = acc_get_array(a, section, "tenants", ACC_OPTIONAL,
-	    &list)) != 0)
-		return r < 0 ? -1 : 0;
-	sc->ntenants = json_array_size(list);
-	sc->tenants = xcalloc(sc->ntenants, sizeof *sc->tenants);
 	idmap_init(&t.ids);
-	r = acc_each_element(a, section, "tenants", ACC_REQUIRED,
+	r = acc_each_kept_element(a, section, "tenants", ACC_OPTIONAL,
 	    load_tenant_at, &t);
 	idmap_free(&t.ids);
-	return r;
+	return r < 0 ? -1 : 0;
 }
 
 /* check_capacity: no compute host holds more VMs than its capacity K. */
@@ -485,20 +503,34 @@ sysconf_load(struct access *a, const json_t *section, struct sysconf *sc)
 	memset(sc, 0, sizeof *sc);
 	idmap_init(&sc->resource_ids);
 	idmap_init(&sc->vm_ids);
+	idmap_init(&sc->names);
 	if (load_sections(a, section, sc) == 0)
 		return 0;
 	sysconf_free(sc);
 	return -1;
 }
 
+const char *
+sysconf_name(struct sysconf *sc, const char *s)
+{
+	long i = idmap_add(&sc->names, s);
+
+	return idmap_key(&sc->names, (size_t)(i < 0 ? -i - 1 : i));
+}
+
 void
 sysconf_free(struct sysconf *sc)
 {
+	size_t i;
+
+	for (i = 0; i < sc->nresources; i++)
+		json_decref(sc->resources[i].products);
 	free(sc->resources);
 	free(sc->deps);
 	free(sc->tenants);
 	free(sc->vms);
 	idmap_free(&sc->resource_ids);
 	idmap_free(&sc->vm_ids);
+	idmap_free(&sc->names);
 	memset(sc, 0, sizeof *sc);
 }

@@ -12,8 +12,11 @@
  *
  * sysconf_load() checks types, unknown fields, unique ids, references
  * between resources, VMs and hosts, and the SLA's own consistency.
- * Pointers into the document (strings, products) stay valid while the
- * document lives.
+ * The strings are the sysconf's own copies, and it holds a reference
+ * to each resource's products.  Dependencies and tenants kept as text
+ * (load_document_reading without "system"; jtext.h) are read one at a
+ * time, without the tree: a large cloud's VMs cost ten times their
+ * text as jansson values.
  */
 #ifndef UPKIT_SYSCONF_H
 #define UPKIT_SYSCONF_H
@@ -79,15 +82,16 @@ struct tenant {
 struct sysconf {
 	long host_capacity;		/* the default K */
 	struct resource *resources;
-	size_t nresources;
+	size_t nresources, resources_cap;
 	struct dependency *deps;
-	size_t ndeps;
+	size_t ndeps, deps_cap;
 	struct tenant *tenants;
-	size_t ntenants;
+	size_t ntenants, tenants_cap;
 	struct vm *vms;
 	size_t nvms;
 	struct idmap resource_ids;	/* resource id -> index */
 	struct idmap vm_ids;		/* vm id -> index */
+	struct idmap names;		/* the other strings, once each */
 };
 
 extern const char *const resource_kind_names[];	/* by enum resource_kind */
@@ -104,5 +108,7 @@ int sysconf_load(struct access *a, const json_t *section, struct sysconf *sc);
  * the products to install on it; 0 or -1 (diagnosed). */
 int resource_spec_check(struct access *a, const json_t *obj);
 void sysconf_free(struct sysconf *sc);
+/* sysconf_name: s as the sysconf's own string. */
+const char *sysconf_name(struct sysconf *sc, const char *s);
 
 #endif

@@ -168,12 +168,12 @@ main(int argc, char **argv)
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
 	/*
-	 * plan_inputs_load's sections but the system and the resource
-	 * graph, whose bulk is read from its text an element at a time
-	 * (sysconf.h, rgraph.h); the others pass through as text (jtext.h)
+	 * plan_inputs_load's sections but the system and the two graphs,
+	 * whose bulk is read from its text an element at a time (sysconf.h,
+	 * rgraph.h, cgraph_read.h); the others pass through as text
+	 * (jtext.h)
 	 */
-	static const char *const reads[] = { "catalog", "control_graph",
-	    NULL };
+	static const char *const reads[] = { "catalog", NULL };
 	struct options o = { .reservation = SLA_RESERVE_EXACT, .max_freed = -1,
 	    .failover = FAILOVER_OPTS_DEFAULT };
 	json_t *doc;

@@ -16,6 +16,7 @@ cgraph_free(struct cgraph *cg)
 	free(cg->groups);
 	free(cg->group_of);
 	free(cg->edges);
+	idmap_free(&cg->ids);
 	memset(cg, 0, sizeof *cg);
 }
 

@@ -37,10 +37,11 @@ struct cg_edge {
 struct cgraph {
 	const struct rgraph *rg;	/* the graph it coarsens */
 	struct cg_group *groups;
-	size_t ngroups;
+	size_t ngroups, groups_cap;
 	size_t *group_of;		/* RG vertex -> group */
 	struct cg_edge *edges;
-	size_t nedges;
+	size_t nedges, edges_cap;
+	struct idmap ids;		/* read back: group id -> index */
 };
 
 void cgraph_free(struct cgraph *cg);

@@ -1,4 +1,8 @@
-/* cgraph_load.c: read the control graph section (see cgraph_read.h). */
+/*
+ * cgraph_load.c: read the control graph section (see cgraph_read.h).
+ * Groups and edges kept as text are read one at a time
+ * (acc_each_kept_element): nothing of them is kept but copies.
+ */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,7 +12,6 @@
 struct load_ctx {
 	const struct rgraph *rg;
 	struct cgraph *cg;
-	struct idmap ids;	/* group id -> index */
 };
 
 static int
@@ -33,8 +36,21 @@ load_member(struct access *a, const json_t *v, size_t i, void *p)
 	return 0;
 }
 
+/* grow: room for element i of an array with room for *cap. */
+static void *
+grow(void *p, size_t i, size_t *cap, size_t size)
+{
+	if (i < *cap)
+		return p;
+	*cap = *cap * 2 + 64;
+	p = xreallocarray(p, *cap, size);
+	memset((char *)p + i * size, 0, (*cap - i) * size);
+	return p;
+}
+
 static int
-load_group(struct access *a, const json_t *v, size_t i, void *p)
+load_group(struct access *a, const json_t *v, size_t i, const char *text,
+    size_t len, void *p)
 {
 	static const char *const known[] = { "id", "members",
 		"modification_type", "activation_status", "undo_unit_ids",
@@ -42,11 +58,15 @@ load_group(struct access *a, const json_t *v, size_t i, void *p)
 		"is_failed", NULL };
 	static const char *const statuses[] = { "active", "deactivated", NULL };
 	struct load_ctx *c = p;
-	struct cg_group *g = &c->cg->groups[c->cg->ngroups];
+	struct cg_group *g;
 	json_t *members;
+	long x;
 	int mod, status;
 
-	(void)i;
+	(void)text, (void)len;
+	c->cg->groups = grow(c->cg->groups, i, &c->cg->groups_cap,
+	    sizeof *c->cg->groups);
+	g = &c->cg->groups[i];
 	if (acc_as_object(a, v) < 0 || acc_check_keys(a, v, known) < 0 ||
 	    acc_get_string(a, v, "id", ACC_REQUIRED, &g->id) < 0 ||
 	    acc_get_array(a, v, "members", ACC_REQUIRED, &members) < 0 ||
@@ -57,8 +77,9 @@ load_group(struct access *a, const json_t *v, size_t i, void *p)
 	    acc_get_bool(a, v, "is_isolated", ACC_OPTIONAL, &g->isolated) < 0 ||
 	    acc_get_bool(a, v, "is_failed", ACC_OPTIONAL, &g->failed) < 0)
 		return -1;
-	if (idmap_add(&c->ids, g->id) < 0)
+	if ((x = idmap_add(&c->cg->ids, g->id)) < 0)
 		return access_fail_at(a, "id", "duplicate group id \"%s\"", g->id);
+	g->id = idmap_key(&c->cg->ids, (size_t)x);
 	g->mod = (enum modification)mod;
 	g->deactivated = status == 1;
 	/* counted before its members load, so cgraph_free frees them */
@@ -72,21 +93,25 @@ load_group(struct access *a, const json_t *v, size_t i, void *p)
 }
 
 static int
-load_edge(struct access *a, const json_t *v, size_t i, void *p)
+load_edge(struct access *a, const json_t *v, size_t i, const char *text,
+    size_t len, void *p)
 {
 	static const char *const known[] = { "type", "dependent", "sponsor",
 		"presence", "incompatibility_factor", NULL };
 	struct load_ctx *c = p;
-	struct cg_edge *e = &c->cg->edges[c->cg->nedges];
+	struct cg_edge *e;
 	int type, presence;
 
-	(void)i;
+	(void)text, (void)len;
+	c->cg->edges = grow(c->cg->edges, i, &c->cg->edges_cap,
+	    sizeof *c->cg->edges);
+	e = &c->cg->edges[i];
 	e->incompatible = 0;
 	if (acc_as_object(a, v) < 0 || acc_check_keys(a, v, known) < 0 ||
 	    acc_get_enum(a, v, "type", ACC_REQUIRED, dep_type_names,
 	    &type) < 0 ||
-	    acc_get_ref(a, v, "dependent", &c->ids, "group", &e->from) < 0 ||
-	    acc_get_ref(a, v, "sponsor", &c->ids, "group", &e->to) < 0 ||
+	    acc_get_ref(a, v, "dependent", &c->cg->ids, "group", &e->from) < 0 ||
+	    acc_get_ref(a, v, "sponsor", &c->cg->ids, "group", &e->to) < 0 ||
 	    acc_get_enum(a, v, "presence", ACC_REQUIRED, presence_names,
 	    &presence) < 0 ||
 	    acc_get_bool(a, v, "incompatibility_factor", ACC_OPTIONAL,
@@ -119,37 +144,29 @@ cgraph_load(struct access *a, const json_t *section, const struct rgraph *rg,
 {
 	static const char *const known[] = { "version", "iteration", "groups",
 		"edges", NULL };
-	struct load_ctx c = { rg, cg, { 0 } };
-	json_t *groups, *edges;
+	struct load_ctx c = { rg, cg };
 	json_int_t iteration;
-	int r = -1;
 
 	memset(cg, 0, sizeof *cg);
 	cg->rg = rg;
-	idmap_init(&c.ids);
+	idmap_init(&cg->ids);
 	if (acc_as_object(a, section) < 0 ||
 	    acc_check_keys(a, section, known) < 0 ||
 	    acc_get_int(a, section, "iteration", ACC_REQUIRED, &iteration) < 0 ||
-	    acc_get_array(a, section, "groups", ACC_REQUIRED, &groups) < 0 ||
-	    acc_get_array(a, section, "edges", ACC_REQUIRED, &edges) < 0)
-		goto out;
-	if (iteration != rg->iteration) {
-		access_fail_at(a, "iteration", "control graph of iteration %"
-		    JSON_INTEGER_FORMAT " but resource graph of iteration %ld "
-		    "(run cg-coarsen again)", iteration, rg->iteration);
-		goto out;
-	}
-	cg->groups = xcalloc(json_array_size(groups), sizeof *cg->groups);
-	cg->edges = xcalloc(json_array_size(edges), sizeof *cg->edges);
+	    acc_has_array(a, section, "groups", ACC_REQUIRED) < 0 ||
+	    acc_has_array(a, section, "edges", ACC_REQUIRED) < 0)
+		return -1;
+	if (iteration != rg->iteration)
+		return access_fail_at(a, "iteration", "control graph of "
+		    "iteration %" JSON_INTEGER_FORMAT " but resource graph of "
+		    "iteration %ld (run cg-coarsen again)", iteration,
+		    rg->iteration);
 	cg->group_of = xmalloc((rg->nv + 1) * sizeof *cg->group_of);
 	memset(cg->group_of, 0xff, (rg->nv + 1) * sizeof *cg->group_of);
-	if (acc_each_element(a, section, "groups", ACC_REQUIRED, load_group,
-	    &c) < 0 || every_vertex_grouped(a, rg, cg) < 0 ||
-	    acc_each_element(a, section, "edges", ACC_REQUIRED, load_edge,
+	if (acc_each_kept_element(a, section, "groups", ACC_REQUIRED,
+	    load_group, &c) < 0 || every_vertex_grouped(a, rg, cg) < 0 ||
+	    acc_each_kept_element(a, section, "edges", ACC_REQUIRED, load_edge,
 	    &c) < 0)
-		goto out;
-	r = 0;
-out:
-	idmap_free(&c.ids);
-	return r;
+		return -1;
+	return 0;
 }

@@ -117,6 +117,12 @@ typedef int (*acc_text_element_fn)(struct access *a, const json_t *v,
     size_t i, const char *text, size_t len, void *ctx);
 int acc_each_kept_element(struct access *a, const json_t *obj,
     const char *key, int flags, acc_text_element_fn fn, void *ctx);
+/*
+ * acc_has_array: acc_get_array's check alone, for an array that may be
+ * kept as text: 0 when it is there, 1 when optional and absent, -1.
+ */
+int acc_has_array(struct access *a, const json_t *obj, const char *key,
+    int flags);
 
 /*
  * acc_get_name_bits: an optional array of names among names[] (NULL-

@@ -56,20 +56,40 @@ element(struct access *a, struct jbuild *b, const char **pp, size_t i,
 	return r;
 }
 
+/* kept_array: the text of obj's member key when it is an array kept. */
+static const struct jtext *
+kept_array(const json_t *obj, const char *key)
+{
+	const json_t *v = json_object_get(obj, key);
+	const struct jtext *kept = v != NULL ? jtext_find(v) : NULL;
+
+	return kept != NULL && kept->stand_in && kept->text[0] == '[' ?
+	    kept : NULL;
+}
+
+int
+acc_has_array(struct access *a, const json_t *obj, const char *key,
+    int flags)
+{
+	json_t *list;
+
+	return kept_array(obj, key) != NULL ? 0 :
+	    acc_get_array(a, obj, key, flags, &list);
+}
+
 int
 acc_each_kept_element(struct access *a, const json_t *obj, const char *key,
     int flags, acc_text_element_fn fn, void *ctx)
 {
 	struct tree_walk t = { fn, ctx };
-	const json_t *v = json_object_get(obj, key);
-	const struct jtext *kept = v != NULL ? jtext_find(v) : NULL;
+	const struct jtext *kept = kept_array(obj, key);
 	struct jbuild *b;
 	const char *p;
 	size_t i = 0;
 	int r = 0;
 
 	/* in the tree, or not an array: acc_each_element says it all */
-	if (kept == NULL || !kept->stand_in || kept->text[0] != '[')
+	if (kept == NULL)
 		return acc_each_element(a, obj, key, flags & ACC_OPTIONAL,
 		    tree_element, &t);
 	b = flags & ACC_KEEP_ELEMENTS ? jbuild_new() : jbuild_unshared();

@@ -1,10 +1,13 @@
 /*
- * rgraph_kept.c: unit tests of reading a resource graph kept as text a
- * vertex at a time (rgraph.h, acc_each_kept_element, jarena scopes,
- * jwalk).  Read from the tree and read from its text, every graph of
- * the repository must come out the same: vertices, edges, units, the
- * fields of every action and its object (rgraph_action_value); and a
- * graph edited at random must be refused with the same diagnostic.
+ * kept.c: unit tests of reading the system, the resource graph and the
+ * control graph kept as text an element at a time (sysconf.h,
+ * rgraph.h, cgraph_read.h, acc_each_kept_element, jarena scopes,
+ * jwalk).  Read from the tree and read from their text, the sections
+ * of every document of the repository must come out the same:
+ * resources, dependencies, tenants and VMs; vertices, edges, units,
+ * the fields of every action and its object (rgraph_action_value);
+ * groups and their edges.  A graph edited at random must be refused
+ * with the same diagnostic.
  * The arena is on, as in the stages, so that a value kept from a
  * scope that was left shows up as a difference (or under ASan, where
  * the arena is off and leaving a scope frees).
@@ -17,6 +20,7 @@
 #include <unistd.h>
 
 #include "access.h"
+#include "cgraph_read.h"
 #include "jarena.h"
 #include "jtext.h"
 #include "load.h"
@@ -26,36 +30,54 @@
 #include "tap.h"
 #include "xalloc.h"
 
-static char path[] = "/tmp/rgraph_kept.XXXXXX";
+static char path[] = "/tmp/kept.XXXXXX";
 
 struct read {
 	int status;		/* of rgraph_load; 2: no graph */
+	int sys_status, cg_status;	/* of the others; 2: none */
 	int from_text;		/* its vertices were kept as text */
 	char diag[4096];
+	struct sysconf sc;
 	struct rgraph g;
+	struct cgraph cg;
 	json_t *doc;
 };
 
-/* read_graph: the graph in path, from its text (kept) or its tree. */
+/* load: section key of r->doc, when there is one, with the path kept. */
+#define LOAD(r, a, key, call)						\
+	(json_object_get((r)->doc, key) == NULL ? 2 :			\
+	 (access_enter_key(a, key), sec = json_object_get((r)->doc, key), \
+	  st = (call), access_leave(a), st))
+
+/*
+ * read_sections: the system, the graph and the control graph in path,
+ * from their text (kept) or their tree.
+ */
 static void
-read_graph(int kept, struct read *r)
+read_sections(int kept, struct read *r)
 {
-	static const char *const reads[] = { "system", NULL };
+	static const char *const reads[] = { "catalog", NULL };
 	struct access a;
 	json_t *sec;
+	int st;
 
 	memset(r, 0, sizeof *r);
 	rgraph_init(&r->g);
-	r->status = 2;
+	r->status = r->sys_status = r->cg_status = 2;
 	capture_begin();
 	if ((kept ? load_document_reading(path, reads, &r->doc) :
-	    load_document(path, &r->doc)) == 0 && json_is_object(r->doc) &&
-	    (sec = json_object_get(r->doc, "resource_graph")) != NULL) {
+	    load_document(path, &r->doc)) == 0 && json_is_object(r->doc)) {
+		access_init(&a, path);
+		r->sys_status = LOAD(r, &a, "system", sysconf_load(&a, sec,
+		    &r->sc));
+		r->status = LOAD(r, &a, "resource_graph", rgraph_load(&a, sec,
+		    &r->g));
+		if (r->status == 0)
+			r->cg_status = LOAD(r, &a, "control_graph",
+			    cgraph_load(&a, sec, &r->g, &r->cg));
+		sec = json_object_get(r->doc, "resource_graph");
 		r->from_text = json_object_get(sec, "vertices") != NULL &&
 		    jtext_find(json_object_get(sec, "vertices")) != NULL;
-		access_init(&a, path);
-		access_enter_key(&a, "resource_graph");
-		r->status = rgraph_load(&a, sec, &r->g);
 		access_free(&a);
 	}
 	snprintf(r->diag, sizeof r->diag, "%s", capture_end());
@@ -64,7 +86,9 @@ read_graph(int kept, struct read *r)
 static void
 read_free(struct read *r)
 {
+	cgraph_free(&r->cg);
 	rgraph_free(&r->g);
+	sysconf_free(&r->sc);
 	jarena_drop(r->doc);
 }
 
@@ -159,11 +183,89 @@ same_graph(const struct rgraph *t, const struct rgraph *x)
 	return 1;
 }
 
+static int
+same_resource(const struct resource *p, const struct resource *q)
+{
+	return same_str(p->id, q->id) && p->kind == q->kind &&
+	    p->roles == q->roles && p->status == q->status &&
+	    p->capacity == q->capacity && p->min_sponsors == q->min_sponsors &&
+	    same_json(p->products, q->products) &&
+	    same_str(p->address, q->address);
+}
+
+static int
+same_sysconf(const struct sysconf *t, const struct sysconf *x)
+{
+	size_t i;
+
+	if (t->nresources != x->nresources || t->ndeps != x->ndeps ||
+	    t->ntenants != x->ntenants || t->nvms != x->nvms ||
+	    t->host_capacity != x->host_capacity)
+		return 0;
+	for (i = 0; i < t->nresources; i++)
+		if (!same_resource(&t->resources[i], &x->resources[i]))
+			return 0;
+	for (i = 0; i < t->ndeps; i++)
+		if (t->deps[i].type != x->deps[i].type ||
+		    t->deps[i].dependent != x->deps[i].dependent ||
+		    t->deps[i].sponsor != x->deps[i].sponsor)
+			return 0;
+	for (i = 0; i < t->ntenants; i++)
+		if (!same_str(t->tenants[i].id, x->tenants[i].id) ||
+		    t->tenants[i].min != x->tenants[i].min ||
+		    t->tenants[i].max != x->tenants[i].max ||
+		    t->tenants[i].scaling_adjustment !=
+		    x->tenants[i].scaling_adjustment ||
+		    t->tenants[i].cooldown != x->tenants[i].cooldown ||
+		    t->tenants[i].first_vm != x->tenants[i].first_vm ||
+		    t->tenants[i].nvms != x->tenants[i].nvms)
+			return 0;
+	for (i = 0; i < t->nvms; i++)
+		if (!same_str(t->vms[i].id, x->vms[i].id) ||
+		    t->vms[i].tenant != x->vms[i].tenant ||
+		    t->vms[i].host != x->vms[i].host ||
+		    !same_str(t->vms[i].group, x->vms[i].group) ||
+		    !same_str(t->vms[i].role, x->vms[i].role))
+			return 0;
+	return 1;
+}
+
+static int
+same_cgraph(const struct cgraph *t, const struct cgraph *x)
+{
+	const struct cg_group *p, *q;
+	size_t i;
+
+	if (t->ngroups != x->ngroups || t->nedges != x->nedges ||
+	    memcmp(t->group_of, x->group_of, (t->rg->nv + 1) *
+	    sizeof *t->group_of) != 0)
+		return 0;
+	for (i = 0; i < t->ngroups; i++) {
+		p = &t->groups[i];
+		q = &x->groups[i];
+		if (!same_str(p->id, q->id) || p->nmembers != q->nmembers ||
+		    memcmp(p->members, q->members, p->nmembers *
+		    sizeof *p->members) != 0 || p->mod != q->mod ||
+		    p->deactivated != q->deactivated ||
+		    p->isolated != q->isolated || p->failed != q->failed)
+			return 0;
+	}
+	for (i = 0; i < t->nedges; i++)
+		if (t->edges[i].from != x->edges[i].from ||
+		    t->edges[i].to != x->edges[i].to ||
+		    t->edges[i].type != x->edges[i].type ||
+		    t->edges[i].presence != x->edges[i].presence ||
+		    t->edges[i].incompatible != x->edges[i].incompatible)
+			return 0;
+	return 1;
+}
+
 /*
  * agree: text read both ways gives the same graph or the same
  * diagnostic; *graphs counts the graphs read.
  */
 static int from_text;	/* reads whose vertices were kept as text */
+static int systems, cgraphs;	/* sections read */
 
 static int
 agree(const char *text, size_t len, int *graphs)
@@ -174,10 +276,15 @@ agree(const char *text, size_t len, int *graphs)
 
 	fwrite(text, 1, len, fp);
 	fclose(fp);
-	read_graph(0, &t);
-	read_graph(1, &x);
-	r = t.status == x.status && strcmp(t.diag, x.diag) == 0 &&
-	    (t.status != 0 || same_graph(&t.g, &x.g));
+	read_sections(0, &t);
+	read_sections(1, &x);
+	r = t.status == x.status && t.sys_status == x.sys_status &&
+	    t.cg_status == x.cg_status && strcmp(t.diag, x.diag) == 0 &&
+	    (t.status != 0 || same_graph(&t.g, &x.g)) &&
+	    (t.sys_status != 0 || same_sysconf(&t.sc, &x.sc)) &&
+	    (t.cg_status != 0 || same_cgraph(&t.cg, &x.cg));
+	systems += t.sys_status == 0;
+	cgraphs += t.cg_status == 0;
 	*graphs = t.status == 0;
 	from_text += x.from_text;
 	if (!r)
@@ -227,12 +334,12 @@ each_json(const char *dir, size_t *graphs, size_t *bad, char **sample,
 		closedir(d);
 }
 
-/* test_mutations: edits inside the graph are refused alike. */
+/* test_mutations: edits of the sections are refused alike. */
 static void
 test_mutations(const char *sample, size_t len)
 {
 	static const char alphabet[] = "{}[],:\"\\ 0-1tfnx";
-	const char *rg = strstr(sample, "\"resource_graph\"");
+	const char *rg = strstr(sample, "\"system\"");
 	size_t from = rg != NULL ? (size_t)(rg - sample) : 0, k;
 	char *text = xmalloc(len + 1);
 	uint32_t seed = 2026;
@@ -249,7 +356,7 @@ test_mutations(const char *sample, size_t len)
 			bad++;
 		refused += !g;
 	}
-	is_long(bad, 0, "mutations: 2,000 edited graphs agree");
+	is_long(bad, 0, "mutations: 2,000 edited documents agree");
 	ok(refused > 200, "mutations: and many of them were refused");
 	ok(from_text - before > 300, "mutations: and hundreds were read from "
 	    "their text");
@@ -269,10 +376,12 @@ main(void)
 	jarena_start();
 	each_json("tests", &graphs, &bad, &sample, &sample_len);
 	each_json("examples", &graphs, &bad, &sample, &sample_len);
-	is_long((long)bad, 0, "repository: every resource graph reads the "
-	    "same from its text");
+	is_long((long)bad, 0, "repository: every system, resource graph and "
+	    "control graph reads the same from its text");
 	ok(graphs > 50, "repository: and there are many of them");
 	ok(from_text > 50, "repository: read from their text");
+	ok(systems > 100, "repository: and many systems");
+	ok(cgraphs > 50, "repository: and many control graphs");
 	is_str(sample != NULL ? "found" : NULL, "found",
 	    "repository: a graph to edit");
 	if (sample != NULL)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bs.h"
+#include "jshare.h"
 #include "migrate.h"
 #include "schedule.h"
 #include "xalloc.h"
@@ -311,25 +312,25 @@ group_service(const struct bs *b, size_t g, enum cat_action what,
 	return out;
 }
 
+/* upgrade_action: RG action k of vertex v as a schedule action. */
 static json_t *
-upgrade_action(const struct bs *b, size_t v, const json_t *act)
+upgrade_action(const struct bs *b, size_t v, size_t k)
 {
-	const char *id = json_string_value(json_object_get(act, "id"));
+	const struct rg_action *act = &b->in.rg.act[k];
 	const char *host = inventory_host(b, v);
-	json_t *undo = json_object_get(act, "undo"), *a;
+	json_t *undo = rgraph_action_member(&b->in.rg, k, "undo"), *a;
 	char *uid;
 
-	a = sched_action(id, "upgrade", json_string_value(json_object_get(act,
-	    "op")), vid(b, v), host, json_copy(json_object_get(act, "argv")),
-	    NULL, (long)json_integer_value(json_object_get(act, "duration")));
-	json_object_set(a, "undo_unit", json_object_get(act, "undo_unit"));
+	a = sched_action(act->id, "upgrade", act->op, vid(b, v), host,
+	    rgraph_action_member(&b->in.rg, k, "argv"), NULL, act->duration);
+	json_object_set_new(a, "undo_unit", jshare(act->undo_unit));
 	if (json_is_array(json_object_get(undo, "argv"))) {
-		uid = sched_format("%s~undo", id);
+		uid = sched_format("%s~undo", act->id);
 		sched_add_undo(a, sched_step(uid, host, json_copy(
-		    json_object_get(undo, "argv")), NULL, (long)
-		    json_integer_value(json_object_get(undo, "duration"))));
+		    json_object_get(undo, "argv")), NULL, act->undo_duration));
 		free(uid);
 	}
+	json_decref(undo);
 	return a;
 }
 
@@ -373,13 +374,9 @@ group_upgrade(const struct bs *b, size_t g, json_t *groups)
 		if (list == NULL)
 			list = sched_group(groups, grp->id);
 		l = &b->in.rg.levels[v->first_level];
-		for (k = l->first; k < l->first + l->count; k++) {
-			json_t *act = rgraph_action_value(&b->in.rg, k);
-
+		for (k = l->first; k < l->first + l->count; k++)
 			json_array_append_new(list, upgrade_action(b,
-			    grp->members[m], act));
-			json_decref(act);
-		}
+			    grp->members[m], k));
 	}
 	return list;
 }

@@ -89,6 +89,21 @@ rgraph_action_value(const struct rgraph *g, size_t k)
 }
 
 json_t *
+rgraph_action_member(const struct rgraph *g, size_t k, const char *key)
+{
+	const struct rg_action *a = &g->act[k];
+	const char *text, *member;
+	size_t len, mlen;
+
+	if (g->actions[k] != NULL)
+		return json_copy(json_object_get(g->actions[k], key));
+	if ((text = nth_action(a->text, a->len, a->nth, &len)) == NULL)
+		diag_fatal(EXIT_SOFTWARE, "%s: action text not found", a->id);
+	return jwalk_member(text, len, key, &member, &mlen) ?
+	    jbuild_value(g->build, member, mlen) : NULL;
+}
+
+json_t *
 rgraph_actions_by_id(const struct rgraph *g)
 {
 	json_t *map = json_object();

@@ -172,6 +172,13 @@ int rgraph_load(struct access *a, const json_t *section, struct rgraph *g);
  * reference: the one read, or one built from its text.
  */
 json_t *rgraph_action_value(const struct rgraph *g, size_t k);
+/*
+ * rgraph_action_member: member key of action k ("argv", "undo"), a new
+ * value the caller may change (a shallow copy), or NULL: a stage that
+ * copies a few members need not build the whole object.
+ */
+json_t *rgraph_action_member(const struct rgraph *g, size_t k,
+    const char *key);
 /* rgraph_actions_by_id: a new object mapping each action's id to it. */
 json_t *rgraph_actions_by_id(const struct rgraph *g);
 /*

@@ -64,7 +64,7 @@ add_action(struct loading *l, json_t *obj)
 	act.op = name(l->g, obj, "op");
 	act.product = name(l->g, obj, "product");
 	act.version = name(l->g, obj, "version");
-	act.change = json_is_integer(json_object_get(obj, "change")) ?
+	act.change = json_object_get(obj, "change") != NULL ?
 	    (long)json_integer_value(json_object_get(obj, "change")) : -1;
 	act.duration = (long)json_integer_value(json_object_get(obj,
 	    "duration"));
@@ -81,7 +81,8 @@ add_action(struct loading *l, json_t *obj)
 /*
  * load_action: the fields consumers read, checked: the stages sum
  * durations and look products up, so a duration is bounded as the
- * catalog bounds it and a product and version are strings.
+ * catalog bounds it and a product and version are strings; a change is
+ * a number from 1, and an undo operation's action has none (III.A).
  */
 static int
 load_action(struct access *a, json_t *obj, struct loading *l)
@@ -102,6 +103,8 @@ load_action(struct access *a, json_t *obj, struct loading *l)
 	    acc_get_string(a, obj, "version", ACC_OPTIONAL, &s) < 0 ||
 	    acc_get_int_range(a, obj, "duration", ACC_OPTIONAL, 0,
 	    ACTION_MAX_SECONDS, &d) < 0 ||
+	    acc_get_int_range(a, obj, "change", ACC_OPTIONAL, 1, 1000000000,
+	    &d) < 0 ||
 	    acc_get_array(a, obj, "argv", ACC_REQUIRED, &argv) < 0 ||
 	    load_undo(a, obj) < 0 ||
 	    (r = acc_get_object(a, obj, "new_resource", ACC_OPTIONAL, &res)) < 0)

@@ -85,6 +85,7 @@ load_resource(struct access *a, const json_t *obj, struct sysconf *sc,
 	static const char *const known[] = { "id", "kind", "roles", "status",
 		"capacity", "min_sponsors", "products", "address", NULL };
 	json_int_t capacity = sc->host_capacity, min_sponsors = 0;
+	json_t *products = NULL;
 	int kind, status = STATUS_ACTIVE;
 	long i;
 
@@ -100,7 +101,7 @@ load_resource(struct access *a, const json_t *obj, struct sysconf *sc,
 	    1000000, &min_sponsors) < 0 ||
 	    load_address(a, obj, &res->address) < 0 ||
 	    load_roles(a, obj, &res->roles) < 0 ||
-	    load_products(a, obj, &res->products) < 0)
+	    load_products(a, obj, &products) < 0)
 		return -1;
 	res->kind = (enum resource_kind)kind;
 	res->status = (enum activation)status;
@@ -111,7 +112,8 @@ load_resource(struct access *a, const json_t *obj, struct sysconf *sc,
 		    res->id);
 	res->id = idmap_key(&sc->resource_ids, (size_t)i);
 	res->address = res->address ? sysconf_name(sc, res->address) : NULL;
-	json_incref(res->products);
+	/* held only once loaded: sysconf_free lets go of it */
+	res->products = json_incref(products);
 	return 0;
 }
 

@@ -13,20 +13,76 @@
  * - a VM moves only after its own earlier moves, so it is where the
  *   plan says.
  */
+#include <stdlib.h>
+
 #include "schedule.h"
 #include "vmp.h"
+#include "xalloc.h"
 
-/* push: append id to the array of key in map. */
+/*
+ * The lists are C, not JSON: vm-migrate-plan notes step 3's actions
+ * while it reads the schedule a group at a time (schedule_check_each),
+ * when no older JSON value may change.
+ */
 static void
-push(json_t *map, const char *key, const char *id)
+lists_init(struct id_lists *l)
 {
-	json_t *list = json_object_get(map, key);
+	idmap_init(&l->keys);
+	l->lists = NULL;
+	l->cap = 0;
+}
 
-	if (list == NULL) {
-		list = json_array();
-		json_object_set_new(map, key, list);
+static void
+lists_free(struct id_lists *l)
+{
+	size_t i, k;
+
+	for (i = 0; i < l->keys.count; i++) {
+		for (k = 0; k < l->lists[i].n; k++)
+			free(l->lists[i].ids[k]);
+		free(l->lists[i].ids);
 	}
-	json_array_append_new(list, json_string(id));
+	free(l->lists);
+	idmap_free(&l->keys);
+}
+
+/* push: append a copy of id to the list of key; nothing without a key. */
+static void
+push(struct id_lists *l, const char *key, const char *id)
+{
+	struct id_list *list;
+	long i;
+
+	if (key == NULL || id == NULL)
+		return;
+	if ((i = idmap_add(&l->keys, key)) < 0) {
+		i = -i - 1;
+	} else {
+		if ((size_t)i == l->cap) {
+			l->cap = l->cap * 2 + 64;
+			l->lists = xreallocarray(l->lists, l->cap,
+			    sizeof *l->lists);
+		}
+		l->lists[i] = (struct id_list){ NULL, 0, 0 };
+	}
+	list = &l->lists[i];
+	if (list->n == list->cap) {
+		list->cap = list->cap * 2 + 4;
+		list->ids = xreallocarray(list->ids, list->cap,
+		    sizeof *list->ids);
+	}
+	list->ids[list->n++] = xstrdup(id);
+}
+
+/* require_list: the last group of groups requires every id of key. */
+static void
+require_list(const struct id_lists *l, json_t *groups, const char *key)
+{
+	long i = key != NULL ? idmap_find(&l->keys, key) : -1;
+	size_t k;
+
+	for (k = 0; i >= 0 && k < l->lists[i].n; k++)
+		sched_require(groups, l->lists[i].ids[k]);
 }
 
 static const char *
@@ -38,17 +94,17 @@ str(const json_t *obj, const char *key)
 void
 conditions_init(struct conditions *c)
 {
-	c->host_actions = json_object();
-	c->moves_out = json_object();
-	c->moves_of = json_object();
+	lists_init(&c->host_actions);
+	lists_init(&c->moves_out);
+	lists_init(&c->moves_of);
 }
 
 void
 conditions_free(struct conditions *c)
 {
-	json_decref(c->host_actions);
-	json_decref(c->moves_out);
-	json_decref(c->moves_of);
+	lists_free(&c->host_actions);
+	lists_free(&c->moves_out);
+	lists_free(&c->moves_of);
 }
 
 /* conditions_note: a scheduled action, once its schedule is built. */
@@ -58,18 +114,18 @@ conditions_note(struct conditions *c, const json_t *action)
 	const char *id = str(action, "id"), *vm = str(action, "vm");
 
 	if (vm == NULL) {
-		push(c->host_actions, str(action, "host"), id);
+		push(&c->host_actions, str(action, "host"), id);
 		return;
 	}
-	push(c->moves_out, str(action, "source"), id);
-	push(c->moves_of, vm, id);
+	push(&c->moves_out, str(action, "source"), id);
+	push(&c->moves_of, vm, id);
 }
 
 void
 conditions_require(const struct conditions *c, json_t *groups,
     const char *vm, const char *destination)
 {
-	sched_require_all(groups, json_object_get(c->host_actions, destination));
-	sched_require_all(groups, json_object_get(c->moves_out, destination));
-	sched_require_all(groups, json_object_get(c->moves_of, vm));
+	require_list(&c->host_actions, groups, destination);
+	require_list(&c->moves_out, groups, destination);
+	require_list(&c->moves_of, groups, vm);
 }

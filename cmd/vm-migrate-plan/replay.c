@@ -126,9 +126,7 @@ replay_step3(struct vmp *p, json_t *doc)
 	p->done = xcalloc(p->in.cg.ngroups, 1);
 	p->svc = xcalloc(p->cl.nhosts, 1);
 	access_enter_key(p->a, "schedule");
-	r = schedule_check(p->a, sched);
-	if (r == 0)
-		r = schedule_each_action(sched, replay_move, p);
+	r = schedule_check_each(p->a, sched, replay_move, p);
 	access_leave(p->a);
 	if (r != 0 || mark_final(p) < 0)
 		return -1;

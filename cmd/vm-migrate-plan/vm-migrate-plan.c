@@ -157,13 +157,12 @@ main(int argc, char **argv)
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
 	/*
-	 * the planners' sections and step 3's but the system and the two
-	 * graphs, whose bulk is read from its text an element at a time
-	 * (sysconf.h, rgraph.h, cgraph_read.h); the others pass through as
-	 * text (jtext.h)
+	 * the catalog and step 3's batch; the system, the two graphs and
+	 * step 3's schedule are read from their text an element at a time
+	 * (sysconf.h, rgraph.h, cgraph_read.h, schedule.h); every section
+	 * passes through as text (jtext.h)
 	 */
-	static const char *const reads[] = { "catalog", "batch", "schedule",
-	    NULL };
+	static const char *const reads[] = { "catalog", "batch", NULL };
 	struct options o = { .reservation = SLA_RESERVE_EXACT,
 	    .order = ORDER_HOSTS,
 	    .failover = FAILOVER_OPTS_DEFAULT };

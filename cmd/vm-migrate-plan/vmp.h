@@ -34,10 +34,19 @@ struct options {
 };
 
 /* conditions.c: what each move relies on, by host and VM (action ids). */
+struct id_list {
+	char **ids;		/* copies, in the order noted */
+	size_t n, cap;
+};
+struct id_lists {
+	struct idmap keys;	/* host or VM -> index into lists */
+	struct id_list *lists;
+	size_t cap;
+};
 struct conditions {
-	json_t *host_actions;	/* host -> its actions, migrations aside */
-	json_t *moves_out;	/* host -> the moves out of it */
-	json_t *moves_of;	/* VM -> its moves */
+	struct id_lists host_actions;	/* host -> its actions, moves aside */
+	struct id_lists moves_out;	/* host -> the moves out of it */
+	struct id_lists moves_of;	/* VM -> its moves */
 };
 void conditions_init(struct conditions *c);
 void conditions_free(struct conditions *c);

@@ -111,6 +111,16 @@ int schedule_check(struct access *a, const json_t *sched);
 typedef int (*sched_action_fn)(const json_t *action, size_t stage,
     size_t group, void *ctx);
 int schedule_each_action(const json_t *sched, sched_action_fn fn, void *ctx);
+/*
+ * schedule_check_each: schedule_check(), calling fn as
+ * schedule_each_action() does on the actions of each group once the
+ * group is checked; -1 when a check fails or fn returns nonzero (fn
+ * diagnoses its own).  A schedule kept as text (jtext.h) is read a
+ * group at a time, so fn must keep nothing of an action and change no
+ * older JSON value (jarena.h).
+ */
+int schedule_check_each(struct access *a, const json_t *sched,
+    sched_action_fn fn, void *ctx);
 
 /*
  * The schedules an actuator runs in one iteration, in run order: the

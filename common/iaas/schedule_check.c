@@ -1,7 +1,9 @@
 /*
  * schedule_check.c: check the schedule objects an actuator runs, one or
  * all of an iteration's, and walk their actions (see schedule.h and
- * upkit-state(5), "The schedule section").
+ * upkit-state(5), "The schedule section").  A schedule kept as text is
+ * read a stage at a time, one level deep, and each stage a group at a
+ * time (acc_each_kept_element).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,9 @@ struct check_ctx {
 	size_t stage_first;	/* actions from this index on are this stage's */
 	sched_step_check_fn check;	/* the actuator's own, or NULL */
 	void *ctx;
+	sched_action_fn each;	/* schedule_check_each's, or NULL */
+	void *each_ctx;
+	size_t stage;		/* the stage being read */
 };
 
 /* as_text: a string without NUL inside, which C would read cut short. */
@@ -200,10 +205,9 @@ check_required(struct access *a, const json_t *v, size_t i, void *p)
 	return 0;
 }
 
-/* check_part: a group (its actions) or a stage (its phase, groups). */
+/* check_part: a group's or a stage's id (and phase), its known keys. */
 static int
-check_part(struct access *a, const json_t *v, int phased,
-    const char *list, acc_element_fn fn, void *p)
+check_part(struct access *a, const json_t *v, int phased)
 {
 	static const char *const group_keys[] = { "id", "requires", "actions",
 		NULL };
@@ -211,32 +215,54 @@ check_part(struct access *a, const json_t *v, int phased,
 		NULL };
 	const char *s;
 
-	if (acc_as_object(a, v) < 0 ||
+	return acc_as_object(a, v) < 0 ||
 	    acc_check_keys(a, v, phased ? stage_keys : group_keys) < 0 ||
 	    get_text(a, v, "id", ACC_REQUIRED, &s) < 0 ||
-	    (phased && get_text(a, v, "phase", ACC_REQUIRED, &s) < 0))
-		return -1;
-	return acc_each_element(a, v, list, ACC_REQUIRED, fn, p);
+	    (phased && get_text(a, v, "phase", ACC_REQUIRED, &s) < 0) ? -1 : 0;
 }
 
+/* each: schedule_check_each's fn on the actions of group v, checked. */
 static int
-check_group(struct access *a, const json_t *v, size_t i, void *p)
+each(const struct check_ctx *c, const json_t *v, size_t group)
 {
-	(void)i;
-	if (check_part(a, v, 0, "actions", check_action, p) < 0)
-		return -1;
-	return acc_each_element(a, v, "requires", ACC_OPTIONAL, check_required,
-	    p) < 0 ? -1 : 0;
+	const json_t *act;
+	size_t k;
+
+	json_array_foreach(json_object_get(v, "actions"), k, act)
+		if (c->each(act, c->stage, group, c->each_ctx) != 0)
+			return -1;
+	return 0;
 }
 
 static int
-check_stage(struct access *a, const json_t *v, size_t i, void *p)
+check_group(struct access *a, const json_t *v, size_t i, const char *text,
+    size_t len, void *p)
 {
 	struct check_ctx *c = p;
 
-	(void)i;
+	(void)text, (void)len;
+	if (check_part(a, v, 0) < 0 ||
+	    acc_each_element(a, v, "actions", ACC_REQUIRED, check_action,
+	    p) < 0 ||
+	    acc_each_element(a, v, "requires", ACC_OPTIONAL, check_required,
+	    p) < 0)
+		return -1;
+	return c->each != NULL ? each(c, v, i) : 0;
+}
+
+static int
+check_stage(struct access *a, const json_t *v, size_t i, const char *text,
+    size_t len, void *p)
+{
+	struct check_ctx *c = p;
+
+	(void)text, (void)len;
 	c->stage_first = c->actions.count;
-	return check_part(a, v, 1, "groups", check_group, p);
+	c->stage = i;
+	if (check_part(a, v, 1) < 0)
+		return -1;
+	return acc_each_kept_element(a, v, "groups", ACC_REQUIRED,
+	    check_group, p) < 0 ? -1 : 0;
 }
 
 /* check_one: a schedule, with the ids of the earlier ones in c. */
@@ -255,14 +281,21 @@ check_one(struct access *a, const json_t *sched, struct check_ctx *c)
 	    acc_get_int_range(a, sched, "concurrency", ACC_REQUIRED, 1,
 	    1000000000, &n) < 0)
 		return -1;
-	return acc_each_element(a, sched, "stages", ACC_REQUIRED, check_stage,
-	    c) < 0 ? -1 : 0;
+	return acc_each_kept_element(a, sched, "stages", ACC_REQUIRED |
+	    ACC_SHALLOW_ELEMENTS, check_stage, c) < 0 ? -1 : 0;
 }
 
 int
 schedule_check(struct access *a, const json_t *sched)
 {
-	struct check_ctx c = { .check = NULL };
+	return schedule_check_each(a, sched, NULL, NULL);
+}
+
+int
+schedule_check_each(struct access *a, const json_t *sched,
+    sched_action_fn fn, void *ctx)
+{
+	struct check_ctx c = { .check = NULL, .each = fn, .each_ctx = ctx };
 	int r;
 
 	idmap_init(&c.ids);

@@ -109,10 +109,13 @@ int acc_each_member(struct access *a, const json_t *obj, const char *key,
  * of before the next (a jarena scope), so that fn must keep nothing of
  * it, not even a string, and change no older value.  With
  * ACC_KEEP_ELEMENTS fn may keep references, and the elements stay.
+ * With ACC_SHALLOW_ELEMENTS, objects whose own arrays are large, each
+ * element stays too but is built one level deep (load_shallow), its
+ * arrays and objects kept as text for fn to walk in turn.
  * An array in the tree is walked as acc_each_element does, with text
  * NULL.
  */
-enum { ACC_KEEP_ELEMENTS = 2 };
+enum { ACC_KEEP_ELEMENTS = 2, ACC_SHALLOW_ELEMENTS = 4 };
 typedef int (*acc_text_element_fn)(struct access *a, const json_t *v,
     size_t i, const char *text, size_t len, void *ctx);
 int acc_each_kept_element(struct access *a, const json_t *obj,

@@ -6,6 +6,7 @@
 #include "jarena.h"
 #include "jbuild.h"
 #include "jtext.h"
+#include "load.h"
 
 struct tree_walk {
 	acc_text_element_fn fn;
@@ -35,21 +36,24 @@ white(const char *p)
  * goes past it.
  */
 static int
-element(struct access *a, struct jbuild *b, const char **pp, size_t i,
-    int flags, acc_text_element_fn fn, void *ctx)
+element(struct access *a, struct jbuild *b, const char **pp,
+    const char *end, size_t i, int flags, acc_text_element_fn fn, void *ctx)
 {
 	struct jarena_scope scope;
 	const char *text = *pp;
 	json_t *v;
 	int r;
 
-	if (!(flags & ACC_KEEP_ELEMENTS))
+	if (!(flags & (ACC_KEEP_ELEMENTS | ACC_SHALLOW_ELEMENTS)))
 		jarena_enter(&scope);
-	v = jbuild_next(b, pp);
+	if ((flags & ACC_SHALLOW_ELEMENTS) && **pp == '{')
+		v = load_shallow(pp, end);
+	else
+		v = jbuild_next(b, pp);
 	access_enter_index(a, i);
 	r = fn(a, v, i, text, (size_t)(*pp - text), ctx);
 	access_leave(a);
-	if (flags & ACC_KEEP_ELEMENTS)
+	if (flags & (ACC_KEEP_ELEMENTS | ACC_SHALLOW_ELEMENTS))
 		json_decref(v);
 	else
 		jarena_leave(&scope, v);
@@ -84,7 +88,7 @@ acc_each_kept_element(struct access *a, const json_t *obj, const char *key,
 	struct tree_walk t = { fn, ctx };
 	const struct jtext *kept = kept_array(obj, key);
 	struct jbuild *b;
-	const char *p;
+	const char *p, *end;
 	size_t i = 0;
 	int r = 0;
 
@@ -92,11 +96,14 @@ acc_each_kept_element(struct access *a, const json_t *obj, const char *key,
 	if (kept == NULL)
 		return acc_each_element(a, obj, key, flags & ACC_OPTIONAL,
 		    tree_element, &t);
+	/* kept moves when an element keeps text of its own (load_shallow) */
+	p = kept->text;
+	end = kept->text + kept->len;
 	b = flags & ACC_KEEP_ELEMENTS ? jbuild_new() : jbuild_unshared();
 	access_enter_key(a, key);
 	/* jscan checked the text: elements are separated by commas */
-	for (p = white(kept->text + 1); r >= 0 && *p != ']'; p = white(p))
-		r = element(a, b, &p, i++, flags, fn, ctx);
+	for (p = white(p + 1); r >= 0 && *p != ']'; p = white(p))
+		r = element(a, b, &p, end, i++, flags, fn, ctx);
 	access_leave(a);
 	jbuild_free(b);
 	return r < 0 ? -1 : 0;

@@ -51,6 +51,14 @@ int load_document_reading(const char *file, const char *const *reads,
     json_t **out);
 
 /*
+ * load_shallow: the object at *pp in text that jscan accepted (as kept
+ * text is), one level deep, as load_document_reading leaves a section a
+ * tool does not read: its scalars built, its arrays and objects kept
+ * as text behind stand-ins (jtext.h); *pp goes past it.
+ */
+json_t *load_shallow(const char **pp, const char *end);
+
+/*
  * load_read: read file (NUL-terminated) into *bufp, to be freed by the
  * caller, for callers that look at the text before parsing it.
  */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "exitcodes.h"
 #include "jbuild.h"
 #include "jscan.h"
@@ -144,6 +145,19 @@ members(struct reading *r, int top)
 	free(k);
 	json_decref(obj);
 	return NULL;
+}
+
+json_t *
+load_shallow(const char **pp, const char *end)
+{
+	struct reading r = { *pp, end, NULL, jbuild_new() };
+	json_t *obj = members(&r, 0);
+
+	jbuild_free(r.build);
+	if (obj == NULL)	/* kept text was checked */
+		diag_fatal(EXIT_SOFTWARE, "load_shallow: not checked text");
+	*pp = r.p;
+	return obj;
 }
 
 /* split: the document in buf as above, or NULL to parse it whole. */

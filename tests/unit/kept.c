@@ -6,8 +6,9 @@
  * of every document of the repository must come out the same:
  * resources, dependencies, tenants and VMs; vertices, edges, units,
  * the fields of every action and its object (rgraph_action_value);
- * groups and their edges.  A graph edited at random must be refused
- * with the same diagnostic.
+ * groups and their edges; the schedule's actions, checked and walked
+ * (schedule_check_each, as vm-migrate-plan reads it).  A document
+ * edited at random must be refused with the same diagnostic.
  * The arena is on, as in the stages, so that a value kept from a
  * scope that was left shows up as a difference (or under ASan, where
  * the arena is off and leaving a scope frees).
@@ -25,6 +26,7 @@
 #include "jtext.h"
 #include "load.h"
 #include "rgraph.h"
+#include "schedule.h"
 #include "slurp.h"
 #include "stderr.h"
 #include "tap.h"
@@ -34,7 +36,9 @@ static char path[] = "/tmp/kept.XXXXXX";
 
 struct read {
 	int status;		/* of rgraph_load; 2: no graph */
-	int sys_status, cg_status;	/* of the others; 2: none */
+	int sys_status, cg_status, sched_status;	/* 2: none */
+	char *walk;		/* the schedule's actions as walked */
+	size_t walk_len;
 	int from_text;		/* its vertices were kept as text */
 	char diag[4096];
 	struct sysconf sc;
@@ -42,6 +46,35 @@ struct read {
 	struct cgraph cg;
 	json_t *doc;
 };
+
+/* note_action: an action as schedule_check_each or _each_action meet it. */
+static int
+note_action(const json_t *act, size_t stage, size_t group, void *ctx)
+{
+	FILE *fp = ctx;
+
+	fprintf(fp, "%zu/%zu %s\n", stage, group,
+	    json_string_value(json_object_get(act, "id")));
+	return 0;
+}
+
+/*
+ * walk_schedule: check the schedule and walk its actions, from the text
+ * in one pass (as vm-migrate-plan does) or from the tree in two.
+ */
+static int
+walk_schedule(struct access *a, const json_t *sched, int kept,
+    struct read *r)
+{
+	FILE *fp = open_memstream(&r->walk, &r->walk_len);
+	int st = kept ? schedule_check_each(a, sched, note_action, fp) :
+	    schedule_check(a, sched);
+
+	if (!kept && st == 0)
+		st = schedule_each_action(sched, note_action, fp);
+	fclose(fp);
+	return st;
+}
 
 /* load: section key of r->doc, when there is one, with the path kept. */
 #define LOAD(r, a, key, call)						\
@@ -63,7 +96,7 @@ read_sections(int kept, struct read *r)
 
 	memset(r, 0, sizeof *r);
 	rgraph_init(&r->g);
-	r->status = r->sys_status = r->cg_status = 2;
+	r->status = r->sys_status = r->cg_status = r->sched_status = 2;
 	capture_begin();
 	if ((kept ? load_document_reading(path, reads, &r->doc) :
 	    load_document(path, &r->doc)) == 0 && json_is_object(r->doc)) {
@@ -75,6 +108,8 @@ read_sections(int kept, struct read *r)
 		if (r->status == 0)
 			r->cg_status = LOAD(r, &a, "control_graph",
 			    cgraph_load(&a, sec, &r->g, &r->cg));
+		r->sched_status = LOAD(r, &a, "schedule", walk_schedule(&a, sec,
+		    kept, r));
 		sec = json_object_get(r->doc, "resource_graph");
 		r->from_text = json_object_get(sec, "vertices") != NULL &&
 		    jtext_find(json_object_get(sec, "vertices")) != NULL;
@@ -89,6 +124,7 @@ read_free(struct read *r)
 	cgraph_free(&r->cg);
 	rgraph_free(&r->g);
 	sysconf_free(&r->sc);
+	free(r->walk);
 	jarena_drop(r->doc);
 }
 
@@ -112,16 +148,27 @@ same_action(const struct rgraph *t, const struct rgraph *x, size_t k)
 {
 	const struct rg_action *p = &t->act[k], *q = &x->act[k];
 	json_t *u = rgraph_action_value(t, k), *v = rgraph_action_value(x, k);
+	json_t *ua = rgraph_action_member(t, k, "argv");
+	json_t *va = rgraph_action_member(x, k, "argv");
+	json_t *uu = rgraph_action_member(t, k, "undo");
+	json_t *vu = rgraph_action_member(x, k, "undo");
 	int r = same_str(p->id, q->id) && same_str(p->op, q->op) &&
 	    same_str(p->undo_unit, q->undo_unit) &&
 	    same_str(p->product, q->product) &&
 	    same_str(p->version, q->version) && p->change == q->change &&
 	    p->duration == q->duration &&
 	    p->undo_duration == q->undo_duration && json_equal(u, v) &&
-	    same_str(p->id, json_string_value(json_object_get(v, "id")));
+	    same_str(p->id, json_string_value(json_object_get(v, "id"))) &&
+	    same_json(ua, va) && same_json(uu, vu) &&
+	    same_json(ua, json_object_get(v, "argv")) &&
+	    same_json(uu, json_object_get(v, "undo"));
 
 	json_decref(u);
 	json_decref(v);
+	json_decref(ua);
+	json_decref(va);
+	json_decref(uu);
+	json_decref(vu);
 	return r;
 }
 
@@ -265,7 +312,7 @@ same_cgraph(const struct cgraph *t, const struct cgraph *x)
  * diagnostic; *graphs counts the graphs read.
  */
 static int from_text;	/* reads whose vertices were kept as text */
-static int systems, cgraphs;	/* sections read */
+static int systems, cgraphs, schedules;	/* sections read */
 
 static int
 agree(const char *text, size_t len, int *graphs)
@@ -282,7 +329,10 @@ agree(const char *text, size_t len, int *graphs)
 	    t.cg_status == x.cg_status && strcmp(t.diag, x.diag) == 0 &&
 	    (t.status != 0 || same_graph(&t.g, &x.g)) &&
 	    (t.sys_status != 0 || same_sysconf(&t.sc, &x.sc)) &&
-	    (t.cg_status != 0 || same_cgraph(&t.cg, &x.cg));
+	    (t.cg_status != 0 || same_cgraph(&t.cg, &x.cg)) &&
+	    t.sched_status == x.sched_status &&
+	    (t.sched_status != 0 || same_str(t.walk, x.walk));
+	schedules += t.sched_status == 0;
 	systems += t.sys_status == 0;
 	cgraphs += t.cg_status == 0;
 	*graphs = t.status == 0;
@@ -363,6 +413,47 @@ test_mutations(const char *sample, size_t len)
 	free(text);
 }
 
+/*
+ * test_refused: documents refused part way through a resource or an
+ * action, both ways: what was read so far is freed, and nothing of the
+ * document with it (under ASan, a use after free shows).
+ */
+static void
+test_refused(void)
+{
+	static const char *const docs[] = {
+		"{\"system\": {\"resources\": [{\"id\": \"h1\", \"kind\": "
+		"\"host\", \"products\": {\"esxi\": \"6.7\"}}, {\"id\": \"h1\", "
+		"\"kind\": \"host\", \"products\": {\"esxi\": \"6.7\"}}]}}",
+		"{\"system\": {\"resources\": [{\"id\": \"h1\", \"kind\": "
+		"\"host\", \"products\": {\"esxi\": 6.7}}]}}",
+		"{\"system\": {\"resources\": [{\"id\": \"h1\", \"kind\": "
+		"\"host\", \"products\": {}}], \"tenants\": [{\"id\": \"t\", "
+		"\"min\": 1, \"max\": 1, \"vms\": [{\"id\": \"v\", \"host\": "
+		"\"h9\"}]}]}}",
+		"{\"resource_graph\": {\"version\": 1, \"iteration\": 1, "
+		"\"upgrade_units\": [{\"id\": \"u\", \"method\": \"rolling\"}], "
+		"\"vertices\": [{\"id\": \"h1\", \"kind\": \"host\", "
+		"\"modification_type\": \"upgrade\", \"activation_status\": "
+		"\"active\", \"actions_to_execute\": [{\"upgrade_unit\": \"u\", "
+		"\"actions\": [{\"id\": \"a\", \"undo_unit\": \"r\", \"op\": "
+		"\"install\", \"argv\": [\"x\"], \"change\": 0}]}]}]}}",
+	};
+	static const char *const want[] = {
+		".system.resources[1].id: duplicate resource id \"h1\"",
+		".system.resources[0].products.esxi: expected a version string",
+		".system.tenants[0].vms[0].host: no resource has id \"h9\"",
+		".actions[0].change: ",
+	};
+	size_t i;
+	int g;
+
+	for (i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+		ok(agree(docs[i], strlen(docs[i]), &g) && !g &&
+		    strstr(captured, want[i]) != NULL, want[i]);
+	}
+}
+
 int
 main(void)
 {
@@ -374,14 +465,16 @@ main(void)
 		return 1;
 	close(fd);
 	jarena_start();
+	test_refused();
 	each_json("tests", &graphs, &bad, &sample, &sample_len);
 	each_json("examples", &graphs, &bad, &sample, &sample_len);
-	is_long((long)bad, 0, "repository: every system, resource graph and "
-	    "control graph reads the same from its text");
+	is_long((long)bad, 0, "repository: every system, resource graph, "
+	    "control graph and schedule reads the same from its text");
 	ok(graphs > 50, "repository: and there are many of them");
 	ok(from_text > 50, "repository: read from their text");
 	ok(systems > 100, "repository: and many systems");
 	ok(cgraphs > 50, "repository: and many control graphs");
+	ok(schedules > 50, "repository: and many schedules, walked alike");
 	is_str(sample != NULL ? "found" : NULL, "found",
 	    "repository: a graph to edit");
 	if (sample != NULL)

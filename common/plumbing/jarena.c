@@ -17,6 +17,7 @@ struct chunk {
 static struct chunk *chunks;
 static char *next_free, *chunk_end;
 static int active;
+static int scopes;		/* open scopes */
 
 #if !UPKIT_SANITIZED
 static struct chunk *
@@ -83,6 +84,13 @@ jarena_enter(struct jarena_scope *s)
 	s->chunks = chunks;
 	s->next_free = next_free;
 	s->chunk_end = chunk_end;
+	scopes++;
+}
+
+int
+jarena_scoped(void)
+{
+	return scopes > 0;
 }
 
 void
@@ -90,6 +98,7 @@ jarena_leave(struct jarena_scope *s, json_t *v)
 {
 	struct chunk *c;
 
+	scopes--;
 	if (!active) {
 		json_decref(v);
 		return;

@@ -40,6 +40,11 @@ struct jarena_scope {
 void jarena_enter(struct jarena_scope *s);
 /* jarena_leave: drop v, made in s, and everything else made in s. */
 void jarena_leave(struct jarena_scope *s, json_t *v);
+/*
+ * jarena_scoped: whether a scope is open, for the caches of values
+ * (jshare), which must not keep a value made in one.
+ */
+int jarena_scoped(void);
 /* jarena_end: free the arena; no jansson value may be used after it. */
 void jarena_end(void);
 

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "idmap.h"
+#include "jarena.h"
 #include "jshare.h"
 #include "xalloc.h"
 
@@ -14,6 +15,8 @@ jshare(const char *s)
 {
 	long i = idmap_find(&texts, s);
 
+	if (i < 0 && jarena_scoped())
+		return json_string(s);	/* it would go with the scope */
 	if (i < 0) {
 		i = idmap_add(&texts, s);
 		if ((size_t)i >= cap) {

@@ -8,6 +8,8 @@
  * reference counted and may sit in several containers, so sharing them
  * changes nothing in the output and saves most of the memory and time
  * of building a large document.  Call jshare_clear() before exit.
+ * Inside a jarena scope, a text not yet shared gets a value of its own:
+ * the table must not keep one that goes with the scope.
  */
 #ifndef UPKIT_JSHARE_H
 #define UPKIT_JSHARE_H

@@ -43,6 +43,17 @@ void jtext_keep(json_t *value, const char *text, size_t len,
  * it by replacing members, never by setting a scalar in place.
  */
 json_t *jtext_take(json_t *obj, const char *key);
+/*
+ * jtext_keep_deep: jtext_keep of a stand-in anywhere in the document,
+ * for text in jwriter's compact form (jtext_store's): a stage that
+ * builds a large output a part at a time writes each part as text and
+ * lets go of its values (jarena.h).  jwriter then looks for kept text
+ * at every depth (jtext_deep), not only at the sections.
+ */
+void jtext_keep_deep(json_t *stand_in, const char *text, size_t len);
+int jtext_deep(void);
+/* jtext_store: a copy of text, NUL-terminated, held until jtext_end. */
+const char *jtext_store(const char *text, size_t len);
 /* jtext_find: what is kept for v, or NULL. */
 const struct jtext *jtext_find(const json_t *v);
 /* jtext_mark, jtext_rollback: forget what was kept after the mark. */

@@ -536,8 +536,9 @@ dump(struct jwriter *w, const json_t *v, size_t depth)
 {
 	const struct jtext *kept;
 
-	/* kept parts are sections and their members (jtext.h) */
-	if (depth <= 2 && (kept = jtext_find(v)) != NULL) {
+	/* kept parts are sections and their members, or anywhere when a
+	 * stage kept parts of its output (jtext.h) */
+	if ((depth <= 2 || jtext_deep()) && (kept = jtext_find(v)) != NULL) {
 		relay(w, kept, depth);
 		return;
 	}

@@ -10,7 +10,11 @@
 #include <string.h>
 
 #include "bs.h"
+#include "exitcodes.h"
+#include "jarena.h"
 #include "jshare.h"
+#include "jtext.h"
+#include "jwriter.h"
 #include "migrate.h"
 #include "schedule.h"
 #include "xalloc.h"
@@ -424,6 +428,55 @@ place_moves(struct bs *b, struct placed_move *pm, json_t *ids)
 	free(count[MOVE_EVACUATE]);
 }
 
+/* compact_text: v as jwriter writes it compact, held (jtext_store). */
+static const char *
+compact_text(const json_t *v, size_t *len)
+{
+	static struct jwriter w;
+	char *buf = NULL;
+	const char *text;
+	size_t size = 0;
+	FILE *fp = open_memstream(&buf, &size);
+
+	if (fp == NULL)
+		diag_fatal(EXIT_OSERR, "out of memory");
+	jw_init(&w, fp, 1);
+	jw_value(&w, v);
+	if (jw_finish(&w) < 0 || fclose(fp) != 0)
+		diag_fatal(EXIT_OSERR, "out of memory");
+	*len = size - 1;	/* not the newline */
+	text = jtext_store(buf, *len);
+	free(buf);
+	return text;
+}
+
+/*
+ * move_group: move i's group, which needs the earlier moves it relies
+ * on, appended to groups as its text.  At 100,000 hosts the moves'
+ * groups are most of the schedule and would cost a gigabyte as values;
+ * each is built in a jarena scope, written, and let go of.
+ */
+static void
+move_group(struct bs *b, json_t *groups, const struct migration *m,
+    const struct placed_move *pm, const struct move_index *x, size_t i)
+{
+	struct jarena_scope scope;
+	const char *text;
+	json_t *one, *stand_in;
+	size_t len;
+
+	jarena_enter(&scope);
+	one = json_array();
+	json_array_append_new(sched_group(one, m->vm),
+	    migration_action(&b->in.cat, m));
+	require_moves(one, b, pm, x, i);
+	text = compact_text(json_array_get(one, 0), &len);
+	jarena_leave(&scope, one);
+	stand_in = json_object();
+	jtext_keep_deep(stand_in, text, len);
+	json_array_append_new(groups, stand_in);
+}
+
 /* move_stages: the moves of one kind, in their stages. */
 static void
 move_stages(struct bs *b, json_t *sched, enum move_kind kind,
@@ -432,7 +485,7 @@ move_stages(struct bs *b, json_t *sched, enum move_kind kind,
 	const char *name = kind == MOVE_CONSOLIDATE ? "consolidate" : "evacuate";
 	const char *phase = kind == MOVE_CONSOLIDATE ? "migration" :
 	    "prerequisite";
-	json_t *stages = json_array(), *groups;
+	json_t *stages = json_array();
 	size_t i;
 
 	for (i = 0; i < b->nmoves; i++) {
@@ -456,10 +509,7 @@ move_stages(struct bs *b, json_t *sched, enum move_kind kind,
 		m.phase = phase;
 		m.replaceable = 0;
 		m.id = pm[i].id;
-		groups = json_array_get(stages, pm[i].stage);
-		json_array_append_new(sched_group(groups, m.vm),
-		    migration_action(&b->in.cat, &m));
-		require_moves(groups, b, pm, x, i);
+		move_group(b, json_array_get(stages, pm[i].stage), &m, pm, x, i);
 	}
 	json_decref(stages);
 }

@@ -15,6 +15,7 @@ static struct jtext *kept;
 static size_t nkept, capkept;
 static size_t *slots;		/* index + 1 into kept, 0: empty */
 static size_t nslots;		/* a power of two, or 0 */
+static unsigned shift;		/* 64 - log2(nslots): the hash's top bits */
 static int deep;		/* parts below the sections' members */
 static char **held;
 static size_t nheld, capheld;
@@ -26,7 +27,7 @@ static size_t
 slot_of(const json_t *v)
 {
 	uint64_t h = (uint64_t)(uintptr_t)v * 0x9e3779b97f4a7c15ULL;
-	size_t i = (size_t)(h >> 20) & (nslots - 1);
+	size_t i = (size_t)(h >> shift);
 
 	while (slots[i] != 0 && kept[slots[i] - 1].value != v)
 		i = (i + 1) & (nslots - 1);
@@ -40,8 +41,8 @@ reindex(void)
 	size_t i;
 
 	free(slots);
-	for (nslots = 64; nslots < 2 * nkept + 2; nslots *= 2)
-		continue;
+	for (nslots = 64, shift = 58; nslots < 2 * nkept + 2; nslots *= 2)
+		shift--;
 	slots = xcalloc(nslots, sizeof *slots);
 	/* the latest of two parts for one value wins, as before */
 	for (i = 0; i < nkept; i++)

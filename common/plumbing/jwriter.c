@@ -538,7 +538,8 @@ dump(struct jwriter *w, const json_t *v, size_t depth)
 
 	/* kept parts are sections and their members, or anywhere when a
 	 * stage kept parts of its output (jtext.h) */
-	if ((depth <= 2 || jtext_deep()) && (kept = jtext_find(v)) != NULL) {
+	if ((depth <= 2 || (jtext_deep() && json_is_object(v))) &&
+	    (kept = jtext_find(v)) != NULL) {
 		relay(w, kept, depth);
 		return;
 	}

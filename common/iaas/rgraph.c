@@ -136,6 +136,7 @@ rgraph_free(struct rgraph *g)
 	idmap_free(&g->ids);
 	idmap_free(&g->unit_ids);
 	idmap_free(&g->names);
+	strpool_free(&g->strings);
 	jbuild_free(g->build);
 	memset(g, 0, sizeof *g);
 }

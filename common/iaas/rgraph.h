@@ -35,6 +35,7 @@
 
 #include "access.h"
 #include "idmap.h"
+#include "strpool.h"
 #include "sysconf.h"
 
 struct jbuild;
@@ -137,6 +138,7 @@ struct rgraph {
 	struct idmap ids;	/* vertex id -> index */
 	struct idmap unit_ids;	/* unit id -> index */
 	struct idmap names;	/* the other strings read back, once each */
+	struct strpool strings;	/* the actions' ids read back */
 	struct jbuild *build;	/* for rgraph_action_value, when from text */
 };
 

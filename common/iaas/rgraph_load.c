@@ -59,7 +59,9 @@ add_action(struct loading *l, json_t *obj)
 {
 	struct rg_action act;
 
-	act.id = name(l->g, obj, "id");
+	/* ids are many and each its own: copied, not looked up */
+	act.id = strpool_copy(&l->g->strings, json_string_value(
+	    json_object_get(obj, "id")));
 	act.undo_unit = name(l->g, obj, "undo_unit");
 	act.op = name(l->g, obj, "op");
 	act.product = name(l->g, obj, "product");

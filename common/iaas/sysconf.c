@@ -127,7 +127,6 @@ resource_spec_check(struct access *a, const json_t *obj)
 	memset(&sc, 0, sizeof sc);
 	memset(&res, 0, sizeof res);
 	idmap_init(&sc.resource_ids);
-	idmap_init(&sc.names);
 	r = load_resource(a, obj, &sc, &res);
 	if (r == 0 && (res.products == NULL ||
 	    json_object_size(res.products) == 0))
@@ -135,7 +134,7 @@ resource_spec_check(struct access *a, const json_t *obj)
 		    "to install on it");
 	json_decref(res.products);
 	idmap_free(&sc.resource_ids);
-	idmap_free(&sc.names);
+	strpool_free(&sc.strings);
 	return r;
 }
 
@@ -505,7 +504,6 @@ sysconf_load(struct access *a, const json_t *section, struct sysconf *sc)
 	memset(sc, 0, sizeof *sc);
 	idmap_init(&sc->resource_ids);
 	idmap_init(&sc->vm_ids);
-	idmap_init(&sc->names);
 	if (load_sections(a, section, sc) == 0)
 		return 0;
 	sysconf_free(sc);
@@ -515,9 +513,7 @@ sysconf_load(struct access *a, const json_t *section, struct sysconf *sc)
 const char *
 sysconf_name(struct sysconf *sc, const char *s)
 {
-	long i = idmap_add(&sc->names, s);
-
-	return idmap_key(&sc->names, (size_t)(i < 0 ? -i - 1 : i));
+	return strpool_copy(&sc->strings, s);
 }
 
 void
@@ -533,6 +529,6 @@ sysconf_free(struct sysconf *sc)
 	free(sc->vms);
 	idmap_free(&sc->resource_ids);
 	idmap_free(&sc->vm_ids);
-	idmap_free(&sc->names);
+	strpool_free(&sc->strings);
 	memset(sc, 0, sizeof *sc);
 }

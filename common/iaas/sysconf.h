@@ -12,8 +12,9 @@
  *
  * sysconf_load() checks types, unknown fields, unique ids, references
  * between resources, VMs and hosts, and the SLA's own consistency.
- * The strings are the sysconf's own copies, and it holds a reference
- * to each resource's products.  Dependencies and tenants kept as text
+ * The strings are the sysconf's own copies (ids in its idmaps, the
+ * others in a strpool), and it holds a reference to each resource's
+ * products.  Dependencies and tenants kept as text
  * (load_document_reading without "system"; jtext.h) are read one at a
  * time, without the tree: a large cloud's VMs cost ten times their
  * text as jansson values.
@@ -26,6 +27,7 @@
 
 #include "access.h"
 #include "idmap.h"
+#include "strpool.h"
 
 enum resource_kind {
 	KIND_HOST, KIND_HYPERVISOR, KIND_VIRTUAL_STORAGE, KIND_STORAGE_DEVICE,
@@ -91,7 +93,7 @@ struct sysconf {
 	size_t nvms;
 	struct idmap resource_ids;	/* resource id -> index */
 	struct idmap vm_ids;		/* vm id -> index */
-	struct idmap names;		/* the other strings, once each */
+	struct strpool strings;		/* the other strings, copied */
 };
 
 extern const char *const resource_kind_names[];	/* by enum resource_kind */
@@ -108,7 +110,7 @@ int sysconf_load(struct access *a, const json_t *section, struct sysconf *sc);
  * the products to install on it; 0 or -1 (diagnosed). */
 int resource_spec_check(struct access *a, const json_t *obj);
 void sysconf_free(struct sysconf *sc);
-/* sysconf_name: s as the sysconf's own string. */
+/* sysconf_name: a copy of s that lives as long as the sysconf. */
 const char *sysconf_name(struct sysconf *sc, const char *s);
 
 #endif

@@ -34,6 +34,7 @@ idmap_free(struct idmap *m)
 	for (i = 0; i < m->count && !m->borrows; i++)
 		free(m->keys[i]);
 	free(m->keys);
+	free(m->hashes);
 	free(m->slots);
 	memset(m, 0, sizeof *m);
 }
@@ -54,20 +55,27 @@ probe(const struct idmap *m, const char *id, uint64_t h)
 	return i;
 }
 
-/* resize: n slots (a power of two, more than twice the ids), rehashed. */
+/*
+ * resize: n slots (a power of two, more than twice the ids), filled
+ * again from the hashes kept: the ids differ, so each goes to the first
+ * free slot of its probe, and no string is read.
+ */
 static void
 resize(struct idmap *m, size_t n)
 {
-	size_t i;
+	size_t i, k, mask = n - 1;
 	uint64_t h;
 
 	free(m->slots);
 	m->slots = xcalloc(n, sizeof *m->slots);
 	m->nslots = n;
 	for (i = 0; i < m->count; i++) {
-		h = idmap_hash(m->keys[i]);
-		m->slots[probe(m, m->keys[i], h)] = (struct idmap_slot){
-			(uint32_t)(i + 1), (uint32_t)(h >> 32) };
+		h = m->hashes[i];
+		for (k = (size_t)h & mask; m->slots[k].index1 != 0;
+		    k = (k + 1) & mask)
+			continue;
+		m->slots[k] = (struct idmap_slot){ (uint32_t)(i + 1),
+		    (uint32_t)(h >> 32) };
 	}
 }
 
@@ -78,6 +86,7 @@ reserve_keys(struct idmap *m, size_t n)
 		return;
 	m->keys_cap = n;
 	m->keys = xreallocarray(m->keys, m->keys_cap, sizeof *m->keys);
+	m->hashes = xreallocarray(m->hashes, m->keys_cap, sizeof *m->hashes);
 }
 
 void
@@ -126,6 +135,7 @@ idmap_add(struct idmap *m, const char *id)
 	if (m->count == m->keys_cap)
 		reserve_keys(m, m->keys_cap ? 2 * m->keys_cap : 64);
 	m->keys[m->count] = m->borrows ? (char *)id : xstrdup(id);
+	m->hashes[m->count] = h;
 	m->slots[i] = (struct idmap_slot){ (uint32_t)++m->count,
 	    (uint32_t)(h >> 32) };
 	return (long)m->count - 1;

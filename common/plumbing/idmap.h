@@ -21,6 +21,7 @@ struct idmap_slot {
 
 struct idmap {
 	char **keys;		/* by index, in insertion order */
+	uint64_t *hashes;	/* beside keys: growing rehashes no string */
 	size_t count;		/* number of ids */
 	size_t keys_cap;
 	struct idmap_slot *slots;

@@ -60,6 +60,12 @@ skip(const char *p, const char *end)
 	return p;
 }
 
+size_t
+jwalk_length(const char *text, const char *end)
+{
+	return (size_t)(skip(text, end) - text);
+}
+
 /* value: the value at w->p, its length, and w->p past it. */
 static size_t
 value(struct jwalk *w, const char **start)

@@ -18,6 +18,7 @@
 #include "jbuild.h"
 #include "jscan.h"
 #include "jtext.h"
+#include "jwalk.h"
 #include "load.h"
 #include "xalloc.h"
 
@@ -25,6 +26,7 @@ struct reading {
 	const char *p, *end;
 	const char *const *reads;	/* members parsed in full; NULL: all */
 	struct jbuild *build;
+	int checked;		/* kept text, which jscan checked already */
 };
 
 static void
@@ -76,8 +78,9 @@ key(struct reading *r)
 static json_t *
 value(struct reading *r, int keep, int read)
 {
-	int canonical;
-	size_t n = jscan_value(r->p, (size_t)(r->end - r->p), &canonical);
+	int canonical = 0;	/* not known of checked text: written anew */
+	size_t n = r->checked ? jwalk_length(r->p, r->end) :
+	    jscan_value(r->p, (size_t)(r->end - r->p), &canonical);
 	json_t *v;
 
 	if (n == 0)
@@ -150,7 +153,7 @@ members(struct reading *r, int top)
 json_t *
 load_shallow(const char **pp, const char *end)
 {
-	struct reading r = { *pp, end, NULL, jbuild_new() };
+	struct reading r = { *pp, end, NULL, jbuild_new(), 1 };
 	json_t *obj = members(&r, 0);
 
 	jbuild_free(r.build);
@@ -164,7 +167,7 @@ load_shallow(const char **pp, const char *end)
 static json_t *
 split(const char *buf, size_t len, const char *const *reads)
 {
-	struct reading r = { buf, buf + len, reads, NULL };
+	struct reading r = { buf, buf + len, reads, NULL, 0 };
 	size_t mark = jtext_mark();
 	json_t *doc;
 

@@ -36,18 +36,6 @@ load_member(struct access *a, const json_t *v, size_t i, void *p)
 	return 0;
 }
 
-/* grow: room for element i of an array with room for *cap. */
-static void *
-grow(void *p, size_t i, size_t *cap, size_t size)
-{
-	if (i < *cap)
-		return p;
-	*cap = *cap * 2 + 64;
-	p = xreallocarray(p, *cap, size);
-	memset((char *)p + i * size, 0, (*cap - i) * size);
-	return p;
-}
-
 static int
 load_group(struct access *a, const json_t *v, size_t i, const char *text,
     size_t len, void *p)
@@ -64,7 +52,7 @@ load_group(struct access *a, const json_t *v, size_t i, const char *text,
 	int mod, status;
 
 	(void)text, (void)len;
-	c->cg->groups = grow(c->cg->groups, i, &c->cg->groups_cap,
+	c->cg->groups = xgrow(c->cg->groups, i, &c->cg->groups_cap,
 	    sizeof *c->cg->groups);
 	g = &c->cg->groups[i];
 	if (acc_as_object(a, v) < 0 || acc_check_keys(a, v, known) < 0 ||
@@ -103,7 +91,7 @@ load_edge(struct access *a, const json_t *v, size_t i, const char *text,
 	int type, presence;
 
 	(void)text, (void)len;
-	c->cg->edges = grow(c->cg->edges, i, &c->cg->edges_cap,
+	c->cg->edges = xgrow(c->cg->edges, i, &c->cg->edges_cap,
 	    sizeof *c->cg->edges);
 	e = &c->cg->edges[i];
 	e->incompatible = 0;

@@ -138,18 +138,6 @@ resource_spec_check(struct access *a, const json_t *obj)
 	return r;
 }
 
-/* grow: room for element i of an array with room for *cap. */
-static void *
-grow(void *p, size_t i, size_t *cap, size_t size)
-{
-	if (i < *cap)
-		return p;
-	*cap = *cap * 2 + 64;
-	p = xreallocarray(p, *cap, size);
-	memset((char *)p + i * size, 0, (*cap - i) * size);
-	return p;
-}
-
 /* load_resource_at: resources keep their products, hence ACC_KEEP. */
 static int
 load_resource_at(struct access *a, const json_t *v, size_t i,
@@ -158,7 +146,7 @@ load_resource_at(struct access *a, const json_t *v, size_t i,
 	struct sysconf *sc = ctx;
 
 	(void)text, (void)len;
-	sc->resources = grow(sc->resources, i, &sc->resources_cap,
+	sc->resources = xgrow(sc->resources, i, &sc->resources_cap,
 	    sizeof *sc->resources);
 	sc->nresources = i + 1;
 	return load_resource(a, v, sc, &sc->resources[i]);
@@ -215,7 +203,7 @@ load_dependency_at(struct access *a, const json_t *v, size_t i,
 	struct sysconf *sc = ctx;
 
 	(void)text, (void)len;
-	sc->deps = grow(sc->deps, i, &sc->deps_cap, sizeof *sc->deps);
+	sc->deps = xgrow(sc->deps, i, &sc->deps_cap, sizeof *sc->deps);
 	sc->ndeps = i + 1;
 	return load_dependency(a, v, sc, &sc->deps[i]);
 }
@@ -351,7 +339,7 @@ load_tenant_at(struct access *a, const json_t *v, size_t i,
 	struct sysconf *sc = t->sc;
 
 	(void)text, (void)len;
-	sc->tenants = grow(sc->tenants, i, &sc->tenants_cap,
+	sc->tenants = xgrow(sc->tenants, i, &sc->tenants_cap,
 	    sizeof *sc->tenants);
 	sc->ntenants = i + 1;
 	if (load_tenant(a, v, t->sc, i) < 0)

@@ -73,3 +73,14 @@ xreserve(char **buf, size_t *cap, size_t need)
 	*cap = need > 2 * *cap ? need : 2 * *cap;
 	*buf = xreallocarray(*buf, *cap, 1);
 }
+
+void *
+xgrow(void *p, size_t i, size_t *cap, size_t size)
+{
+	if (i < *cap)
+		return p;
+	*cap = *cap * 2 + 64;
+	p = xreallocarray(p, *cap, size);
+	memset((char *)p + i * size, 0, (*cap - i) * size);
+	return p;
+}

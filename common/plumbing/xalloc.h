@@ -19,6 +19,12 @@ char *xasprintf(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+/*
+ * xgrow: array p of *cap elements of size bytes, grown when needed to
+ * hold element i, the new elements zeroed: for arrays whose length is
+ * not known up front, filled in index order.
+ */
+void *xgrow(void *p, size_t i, size_t *cap, size_t size);
 /* xreserve: grow *buf (of *cap bytes, or NULL) to hold need bytes. */
 void xreserve(char **buf, size_t *cap, size_t need);
 

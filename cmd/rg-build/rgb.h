@@ -97,6 +97,9 @@ struct lvinfo {
  * sponsors or relies on, or -1. */
 long served_by(struct rgb *b, const struct change *root,
     const char *resource);
+/* served_replacements: how many resources root replaces (counted once:
+ * each level of a PPU asks). */
+size_t served_replacements(struct rgb *b, const struct change *root);
 void served_free(struct rgb *b);
 
 /* inputs.c */

@@ -21,6 +21,7 @@ struct served {
 	struct idmap ids;	/* resource id -> index into k */
 	uint32_t *k;
 	size_t cap;
+	size_t replacements;	/* root's transitions that destroy */
 };
 
 /*
@@ -150,8 +151,10 @@ served_of(struct rgb *b, const struct change *root)
 	idmap_init(&s->ids);
 	deps_by_new_build(&d, root);
 	for (k = 0; k < root->ntr; k++)
-		if (root->tr[k].destroy)
+		if (root->tr[k].destroy) {
 			note_replacement(b, s, &d, k);
+			s->replacements++;
+		}
 	deps_by_new_free(&d);
 	return s;
 }
@@ -163,6 +166,12 @@ served_by(struct rgb *b, const struct change *root, const char *resource)
 	long i = idmap_find(&s->ids, resource);
 
 	return i < 0 ? -1 : (long)s->k[i];
+}
+
+size_t
+served_replacements(struct rgb *b, const struct change *root)
+{
+	return served_of(b, root)->replacements;
 }
 
 void

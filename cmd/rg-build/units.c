@@ -53,16 +53,6 @@ replaced(struct rgb *b, const struct change *root, struct tref ref,
 	return 0;
 }
 
-static size_t
-count_replaced(const struct change *root)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < root->ntr; i++)
-		n += root->tr[i].destroy != 0;
-	return n;
-}
-
 size_t
 ppu_unit(struct rgb *b, struct tref ref)
 {
@@ -74,7 +64,7 @@ ppu_unit(struct rgb *b, struct tref ref)
 	size_t u, n, len;
 
 	k = replaced(b, rc, ref, c->of == 0);
-	old = count_replaced(rc) > 1 ? rc->tr[k].resource : NULL;
+	old = served_replacements(b, rc) > 1 ? rc->tr[k].resource : NULL;
 	len = strlen(tref_set(b, ref)->uid) + (old ? strlen(old) : 0) + 32;
 	id = xmalloc(len);
 	snprintf(id, len, "ppu:%s.%u%s%s", tref_set(b, ref)->uid, root + 1,

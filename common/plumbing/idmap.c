@@ -141,6 +141,27 @@ idmap_add(struct idmap *m, const char *id)
 	return (long)m->count - 1;
 }
 
+/*
+ * Emptying the slot of the latest id breaks no probe: every id added
+ * before it found its own slot while that one was still empty (growing
+ * adds them again in the same order), and the later ones are gone.
+ */
+void
+idmap_truncate(struct idmap *m, size_t n)
+{
+	size_t mask = m->nslots - 1, k;
+
+	while (m->count > n) {
+		m->count--;
+		for (k = (size_t)m->hashes[m->count] & mask;
+		    m->slots[k].index1 != m->count + 1; k = (k + 1) & mask)
+			continue;
+		m->slots[k].index1 = 0;
+		if (!m->borrows)
+			free(m->keys[m->count]);
+	}
+}
+
 const char *
 idmap_key(const struct idmap *m, size_t i)
 {

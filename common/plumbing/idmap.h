@@ -57,6 +57,12 @@ long idmap_add(struct idmap *m, const char *id);
  * across hosts and runs, so it may also name things in output.
  */
 uint64_t idmap_hash(const char *s);
+/*
+ * idmap_truncate: forget the ids of index n and later, the latest
+ * added, as if they had never been: for a reader that adds as it goes
+ * and may have to start a part over another way.
+ */
+void idmap_truncate(struct idmap *m, size_t n);
 /* idmap_key: the id of index i. */
 const char *idmap_key(const struct idmap *m, size_t i);
 

@@ -40,6 +40,40 @@ test_idmap(void)
 	idmap_free(&m);
 }
 
+/* idmap_truncate across a growth: the map is as if the ids never came. */
+static void
+test_idmap_truncate(void)
+{
+	struct idmap m;
+	char id[32];
+	long i, bad = 0;
+
+	idmap_init(&m);
+	for (i = 0; i < 1000; i++) {
+		snprintf(id, sizeof id, "h%ld", i);
+		idmap_add(&m, id);
+	}
+	for (i = 1000; i < 5000; i++) {
+		snprintf(id, sizeof id, "h%ld", i);
+		idmap_add(&m, id);
+	}
+	idmap_truncate(&m, 1000);
+	is_long((long)m.count, 1000, "idmap_truncate: 1000 ids left");
+	for (i = 0; i < 5000; i++) {
+		snprintf(id, sizeof id, "h%ld", i);
+		if (idmap_find(&m, id) != (i < 1000 ? i : -1))
+			bad++;
+	}
+	is_long(bad, 0, "idmap_truncate: the first 1000 found, the rest gone");
+	for (i = 4999; i >= 1000; i--) {
+		snprintf(id, sizeof id, "h%ld", i);
+		if (idmap_add(&m, id) != 1000 + (4999 - i))
+			bad++;
+	}
+	is_long(bad, 0, "idmap_truncate: the ids forgotten can be added again");
+	idmap_free(&m);
+}
+
 static void
 test_topo_order(void)
 {
@@ -128,6 +162,7 @@ int
 main(void)
 {
 	test_idmap();
+	test_idmap_truncate();
 	test_topo_order();
 	test_topo_cycle();
 	test_adjacency();

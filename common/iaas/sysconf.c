@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sysconf.h"
+#include "tenant_text.h"
 #include "xalloc.h"
 
 const char *const resource_kind_names[] = { "host", "hypervisor",
@@ -12,6 +13,7 @@ const char *const resource_kind_names[] = { "host", "hypervisor",
 	"controller", "network-service", NULL };
 const char *const role_names[] = { "compute", "storage", "network",
 	"controller", NULL };
+const char *const vm_role_names[] = { "active", "standby", NULL };
 const char *const activation_names[] = { "active", "deactivated",
 	"failed", NULL };
 const char *const dep_type_names[] = { "contained", "migration",
@@ -221,7 +223,6 @@ load_vm(struct access *a, const json_t *obj, struct sysconf *sc,
 {
 	static const char *const known[] = { "id", "host", "group", "role",
 		NULL };
-	static const char *const vm_roles[] = { "active", "standby", NULL };
 	int role = -1;
 	long i;
 
@@ -229,9 +230,10 @@ load_vm(struct access *a, const json_t *obj, struct sysconf *sc,
 	    acc_get_string(a, obj, "id", ACC_REQUIRED, &vm->id) < 0 ||
 	    resource_ref(a, obj, "host", sc, &vm->host) < 0 ||
 	    acc_get_string(a, obj, "group", ACC_OPTIONAL, &vm->group) < 0 ||
-	    acc_get_enum(a, obj, "role", ACC_OPTIONAL, vm_roles, &role) < 0)
+	    acc_get_enum(a, obj, "role", ACC_OPTIONAL, vm_role_names,
+	    &role) < 0)
 		return -1;
-	vm->role = role < 0 ? NULL : vm_roles[role];
+	vm->role = role < 0 ? NULL : vm_role_names[role];
 	if (!(sc->resources[vm->host].roles & ROLE_COMPUTE))
 		return access_fail_at(a, "host", "\"%s\" is not a compute host",
 		    sc->resources[vm->host].id);
@@ -253,9 +255,12 @@ static int
 load_vm_at(struct access *a, const json_t *v, size_t i, void *ctx)
 {
 	struct tenant_ctx *t = ctx;
-	struct vm *vm = &t->sc->vms[t->sc->nvms];
+	struct sysconf *sc = t->sc;
+	struct vm *vm;
 
 	(void)i;
+	sc->vms = xgrow(sc->vms, sc->nvms, &sc->vms_cap, sizeof *sc->vms);
+	vm = &sc->vms[sc->nvms];
 	memset(vm, 0, sizeof *vm);
 	vm->tenant = t->tenant;
 	if (load_vm(a, v, t->sc, vm) < 0)
@@ -269,17 +274,11 @@ load_tenant_vms(struct access *a, const json_t *obj, struct sysconf *sc,
     size_t tenant)
 {
 	struct tenant_ctx t = { sc, tenant };
-	json_t *list;
-	int r;
 
 	sc->tenants[tenant].first_vm = sc->nvms;
-	if ((r = acc_get_array(a, obj, "vms", ACC_OPTIONAL, &list)) != 0)
-		return r < 0 ? -1 : 0;
-	sc->vms = xreallocarray(sc->vms, sc->nvms + json_array_size(list),
-	    sizeof *sc->vms);
-	if (acc_each_element(a, obj, "vms", ACC_REQUIRED, load_vm_at, &t) < 0)
+	if (acc_each_element(a, obj, "vms", ACC_OPTIONAL, load_vm_at, &t) < 0)
 		return -1;
-	sc->tenants[tenant].nvms = json_array_size(list);
+	sc->tenants[tenant].nvms = sc->nvms - sc->tenants[tenant].first_vm;
 	return 0;
 }
 
@@ -338,10 +337,11 @@ load_tenant_at(struct access *a, const json_t *v, size_t i,
 	struct tenants_ctx *t = ctx;
 	struct sysconf *sc = t->sc;
 
-	(void)text, (void)len;
 	sc->tenants = xgrow(sc->tenants, i, &sc->tenants_cap,
 	    sizeof *sc->tenants);
 	sc->ntenants = i + 1;
+	if (v == NULL)
+		return tenant_from_text(sc, &t->ids, i, text, len);
 	if (load_tenant(a, v, t->sc, i) < 0)
 		return -1;
 	if (idmap_add(&t->ids, t->sc->tenants[i].id) < 0)
@@ -358,8 +358,8 @@ load_tenants(struct access *a, const json_t *section, struct sysconf *sc)
 	int r;
 
 	idmap_init(&t.ids);
-	r = acc_each_kept_element(a, section, "tenants", ACC_OPTIONAL,
-	    load_tenant_at, &t);
+	r = acc_each_kept_element(a, section, "tenants",
+	    ACC_OPTIONAL | ACC_TEXT_FIRST, load_tenant_at, &t);
 	idmap_free(&t.ids);
 	return r < 0 ? -1 : 0;
 }

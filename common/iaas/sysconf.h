@@ -90,7 +90,7 @@ struct sysconf {
 	struct tenant *tenants;
 	size_t ntenants, tenants_cap;
 	struct vm *vms;
-	size_t nvms;
+	size_t nvms, vms_cap;
 	struct idmap resource_ids;	/* resource id -> index */
 	struct idmap vm_ids;		/* vm id -> index */
 	struct strpool strings;		/* the other strings, copied */
@@ -98,6 +98,7 @@ struct sysconf {
 
 extern const char *const resource_kind_names[];	/* by enum resource_kind */
 extern const char *const role_names[];		/* by bit position */
+extern const char *const vm_role_names[];	/* a VM's "role" */
 extern const char *const activation_names[];	/* by enum activation */
 extern const char *const dep_type_names[];	/* by enum dep_type */
 

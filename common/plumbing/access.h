@@ -112,10 +112,14 @@ int acc_each_member(struct access *a, const json_t *obj, const char *key,
  * With ACC_SHALLOW_ELEMENTS, objects whose own arrays are large, each
  * element stays too but is built one level deep (load_shallow), its
  * arrays and objects kept as text for fn to walk in turn.
+ * With ACC_TEXT_FIRST fn sees each element's text first, with v NULL,
+ * and returns 1 when it wants the element built (fn is then called
+ * again with it): a reader that takes plain elements straight from
+ * their text leaves the others, and every diagnostic, to the tree.
  * An array in the tree is walked as acc_each_element does, with text
  * NULL.
  */
-enum { ACC_KEEP_ELEMENTS = 2, ACC_SHALLOW_ELEMENTS = 4 };
+enum { ACC_KEEP_ELEMENTS = 2, ACC_SHALLOW_ELEMENTS = 4, ACC_TEXT_FIRST = 8 };
 typedef int (*acc_text_element_fn)(struct access *a, const json_t *v,
     size_t i, const char *text, size_t len, void *ctx);
 int acc_each_kept_element(struct access *a, const json_t *obj,

@@ -6,6 +6,7 @@
 #include "jarena.h"
 #include "jbuild.h"
 #include "jtext.h"
+#include "jwalk.h"
 #include "load.h"
 
 struct tree_walk {
@@ -44,6 +45,17 @@ element(struct access *a, struct jbuild *b, const char **pp,
 	json_t *v;
 	int r;
 
+	if (flags & ACC_TEXT_FIRST) {
+		size_t len = jwalk_length(text, end);
+
+		access_enter_index(a, i);
+		r = fn(a, NULL, i, text, len, ctx);
+		access_leave(a);
+		if (r != 1) {
+			*pp += len;
+			return r;
+		}
+	}
 	if (!(flags & (ACC_KEEP_ELEMENTS | ACC_SHALLOW_ELEMENTS)))
 		jarena_enter(&scope);
 	if ((flags & ACC_SHALLOW_ELEMENTS) && **pp == '{')

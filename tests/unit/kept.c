@@ -315,6 +315,7 @@ same_cgraph(const struct cgraph *t, const struct cgraph *x)
  */
 static int from_text;	/* reads whose vertices were kept as text */
 static int systems, cgraphs, schedules;	/* sections read */
+static int systems_read_last;	/* the last agree() read a system */
 
 static int
 agree(const char *text, size_t len, int *graphs)
@@ -336,6 +337,7 @@ agree(const char *text, size_t len, int *graphs)
 	    (t.sched_status != 0 || same_str(t.walk, x.walk));
 	schedules += t.sched_status == 0;
 	systems += t.sys_status == 0;
+	systems_read_last = t.sys_status == 0;
 	cgraphs += t.cg_status == 0;
 	*graphs = t.status == 0;
 	from_text += x.from_text;
@@ -462,6 +464,92 @@ test_scopes(void)
 }
 
 /*
+ * test_tenants: tenants that tenant_text.c reads from their text and
+ * those it leaves to the tree (escapes, long ids, large numbers, and
+ * every fault) read alike; a tenant given up half way, after some of
+ * its VMs were taken, leaves no id behind.
+ */
+static void
+test_tenants(void)
+{
+#define SYS(t) "{\"system\": {\"host_capacity\": 8, \"resources\": [{\"id\": \"h1\", \"kind\": " \
+	"\"host\", \"roles\": [\"compute\"], \"products\": {}}, {\"id\": " \
+	"\"h2\", \"kind\": \"host\", \"roles\": [\"storage\"], \"products\": " \
+	"{}}], \"tenants\": [" t "]}}"
+#define VM(id, more) "{\"id\": \"" id "\", \"host\": \"h1\"" more "}"
+#define T(id, vms) "{\"id\": \"" id "\", \"min\": 0, \"max\": 4, " \
+	"\"vms\": [" vms "]}"
+	static const struct { const char *doc, *diag; } cases[] = {
+		{ SYS(T("t", VM("v1", ", \"group\": \"g\", \"role\": \"active\"")
+		    "," VM("v2", ""))), NULL },
+		{ SYS(T("t\\u0041", VM("v\\u0031", ""))), NULL },
+		{ SYS(T("t", VM("v1", "")) "," T("u", VM("v2", "") ","
+		    VM("v3", ", \"role\": \"standby\""))), NULL },
+		{ SYS("{\"id\": \"t\", \"min\": 1234567890, \"max\": "
+		    "2147483647, \"scaling_adjustment\": 2, \"cooldown\": 30}"),
+		    NULL },
+		{ SYS(T("t", "")), NULL },
+		{ SYS(T("t", VM("vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv"
+		    "vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv"
+		    "vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv"
+		    "vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv"
+		    "vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv",
+		    ""))), NULL },
+		{ SYS(T("t", VM("v1", "")) "," T("u", VM("v2", "") ","
+		    VM("v1", ""))), "vms[1].id: duplicate VM id \"v1\"" },
+		{ SYS(T("t", VM("v1", "") "," VM("v1", ""))),
+		    "vms[1].id: duplicate VM id \"v1\"" },
+		{ SYS(T("t", VM("v1", ", \"role\": \"leader\""))),
+		    "vms[0].role: unknown value \"leader\"" },
+		{ SYS(T("t", "{\"id\": \"v1\", \"host\": \"h2\"}")),
+		    "vms[0].host: \"h2\" is not a compute host" },
+		{ SYS(T("t", "{\"id\": \"v1\", \"host\": \"h3\"}")),
+		    "vms[0].host: no resource has id \"h3\"" },
+		{ SYS(T("t", VM("v1", ", \"zone\": \"a\""))),
+		    "vms[0].zone: unknown field \"zone\"" },
+		{ SYS(T("t", "\"v1\"")), "vms[0]: expected object" },
+		{ SYS(T("t", VM("v1", ", \"group\": 7"))),
+		    "vms[0].group: expected string" },
+		{ SYS("{\"id\": \"t\", \"min\": 3, \"max\": 1}"),
+		    "min 3 is greater than max 1" },
+		{ SYS("{\"id\": \"t\", \"min\": 0, \"max\": 1, \"vms\": ["
+		    VM("v1", "") "," VM("v2", "") "]}"), "more than its max 1" },
+		{ SYS("{\"id\": \"t\", \"min\": -1, \"max\": 1}"),
+		    "min: -1 is out of range" },
+		{ SYS("{\"id\": \"t\", \"min\": 1.0, \"max\": 1}"),
+		    "min: expected integer" },
+		{ SYS("{\"id\": \"t\", \"min\": 0, \"max\": 1, "
+		    "\"scaling_adjustment\": 0}"), "scaling_adjustment: 0 is out" },
+		{ SYS("{\"id\": \"t\", \"max\": 1}"),
+		    "missing required field \"min\"" },
+		{ SYS("{\"id\": \"t\", \"min\": 0, \"max\": 1, \"vms\": null}"),
+		    "vms: expected array" },
+		{ SYS("{\"id\": \"t\", \"min\": 0, \"max\": 1, \"sla\": 1}"),
+		    "sla: unknown field \"sla\"" },
+		{ SYS(T("t", "") "," T("t", "")),
+		    "tenants[1].id: duplicate tenant id \"t\"" },
+	};
+	char what[160];
+	size_t i;
+	int g, r;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		r = agree(cases[i].doc, strlen(cases[i].doc), &g);
+		snprintf(what, sizeof what, "tenants: case %zu %s", i,
+		    cases[i].diag ? cases[i].diag : "read alike");
+		r = r && (cases[i].diag == NULL ? systems_read_last :
+		    !systems_read_last && strstr(captured, cases[i].diag) !=
+		    NULL);
+		ok(r, what);
+		if (!r)
+			printf("#   got: %s", captured);
+	}
+#undef SYS
+#undef VM
+#undef T
+}
+
+/*
  * test_refused: documents refused part way through a resource or an
  * action, both ways: what was read so far is freed, and nothing of the
  * document with it (under ASan, a use after free shows).
@@ -515,6 +603,7 @@ main(void)
 	jarena_start();
 	test_scopes();
 	test_refused();
+	test_tenants();
 	each_json("tests", &graphs, &bad, &sample, &sample_len);
 	each_json("examples", &graphs, &bad, &sample, &sample_len);
 	is_long((long)bad, 0, "repository: every system, resource graph, "

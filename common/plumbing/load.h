@@ -49,6 +49,13 @@ int load_document(const char *file, json_t **out);
  */
 int load_document_reading(const char *file, const char *const *reads,
     json_t **out);
+/*
+ * load_section_reading: a file that holds one section, read as
+ * load_document_reading leaves a section the tool does not read: its
+ * scalars built, its arrays and objects kept as text behind stand-ins,
+ * for the tool to walk (acc_each_kept_element) and write back as read.
+ */
+int load_section_reading(const char *file, json_t **out);
 
 /*
  * load_shallow: the object at *pp in text that jscan accepted (as kept

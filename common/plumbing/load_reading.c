@@ -163,9 +163,12 @@ load_shallow(const char **pp, const char *end)
 	return obj;
 }
 
-/* split: the document in buf as above, or NULL to parse it whole. */
+/*
+ * split: the document in buf as above (or, not top, all of it as an
+ * unread section), or NULL to parse it whole.
+ */
 static json_t *
-split(const char *buf, size_t len, const char *const *reads)
+split(const char *buf, size_t len, const char *const *reads, int top)
 {
 	struct reading r = { buf, buf + len, reads, NULL, 0 };
 	size_t mark = jtext_mark();
@@ -175,7 +178,7 @@ split(const char *buf, size_t len, const char *const *reads)
 	if (r.p >= r.end || *r.p != '{')
 		return NULL;	/* YAML, a byte order mark, not an object */
 	r.build = jbuild_new();
-	if ((doc = members(&r, 1)) != NULL) {
+	if ((doc = members(&r, top)) != NULL) {
 		white(&r);
 		if (r.p != r.end) {
 			json_decref(doc);
@@ -188,9 +191,8 @@ split(const char *buf, size_t len, const char *const *reads)
 	return doc;
 }
 
-int
-load_document_reading(const char *file, const char *const *reads,
-    json_t **out)
+static int
+load_split(const char *file, const char *const *reads, int top, json_t **out)
 {
 	char *buf;
 	size_t len;
@@ -199,11 +201,24 @@ load_document_reading(const char *file, const char *const *reads,
 	*out = NULL;
 	if ((status = load_read(file, &buf, &len)) != EXIT_OK)
 		return status;
-	if ((*out = split(buf, len, reads)) != NULL) {
+	if ((*out = split(buf, len, reads, top)) != NULL) {
 		jtext_hold(buf);
 		return EXIT_OK;
 	}
 	status = load_buffer(load_name(file), buf, len, out);
 	free(buf);
 	return status;
+}
+
+int
+load_document_reading(const char *file, const char *const *reads,
+    json_t **out)
+{
+	return load_split(file, reads, 1, out);
+}
+
+int
+load_section_reading(const char *file, json_t **out)
+{
+	return load_split(file, NULL, 0, out);
 }

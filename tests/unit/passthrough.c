@@ -28,6 +28,8 @@
 static const char *const rg_only[] = { "resource_graph", NULL };
 static const char *const planners[] = { "system", "catalog",
 	"resource_graph", "control_graph", "batch", "schedule", NULL };
+/* as_section: the file is read as one section (load_section_reading) */
+static const char *const as_section[] = { "(the whole file)", NULL };
 static const char *const *reads = rg_only;
 static char path[] = "/tmp/passthrough.XXXXXX";
 
@@ -88,7 +90,8 @@ reading(const char *text, size_t len, struct outcome *o, int *kept)
 	fclose(fp);
 	memset(o, 0, sizeof *o);
 	capture_begin();
-	o->status = load_document_reading(path, reads, &doc);
+	o->status = reads == as_section ? load_section_reading(path, &doc) :
+	    load_document_reading(path, reads, &doc);
 	snprintf(o->diag, sizeof o->diag, "%s", capture_end());
 	*kept = jtext_mark() > 0;
 	if (doc != NULL) {
@@ -212,7 +215,8 @@ test_depth(void)
 static void
 each_json(const char *dir, size_t *files, size_t *bad)
 {
-	static const char *const *const lists[] = { rg_only, planners, NULL };
+	static const char *const *const lists[] = { rg_only, planners, NULL,
+		as_section };
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	char path[1024], *text;
@@ -226,7 +230,7 @@ each_json(const char *dir, size_t *files, size_t *bad)
 		n = strlen(e->d_name);
 		if (n > 5 && strcmp(e->d_name + n - 5, ".json") == 0 &&
 		    (text = slurp(path, &len)) != NULL) {
-			for (k = 0; k < 3; k++) {
+			for (k = 0; k < 4; k++) {
 				reads = lists[k];
 				if (!agree(text, len, &kept)) {
 					printf("#   in %s\n", path);
@@ -258,13 +262,14 @@ test_repository(void)
 
 /* test_mutations: random byte edits of the sample agree too. */
 static void
-test_mutations(void)
+test_mutations(const char *how)
 {
 	static const char alphabet[] = "{}[],:\"\\ u0e-.1tfn\xc3\xa9\x80";
 	size_t len = sizeof sample - 1, k;
 	char *text = xmalloc(len + 1);
 	uint32_t seed = 12345;
 	int i, bad = 0, kept, accepted = 0;
+	char what[160];
 
 	for (i = 0; i < 3000; i++) {
 		memcpy(text, sample, len + 1);
@@ -277,8 +282,12 @@ test_mutations(void)
 			bad++;
 		accepted += kept;
 	}
-	is_long(bad, 0, "mutations: 3,000 edited documents agree");
-	ok(accepted > 300, "mutations: and many of them were passed as text");
+	snprintf(what, sizeof what, "mutations, %s: 3,000 edited documents "
+	    "agree", how);
+	is_long(bad, 0, what);
+	snprintf(what, sizeof what, "mutations, %s: and many of them were "
+	    "passed as text", how);
+	ok(accepted > 300, what);
 	free(text);
 }
 
@@ -292,7 +301,10 @@ main(void)
 	close(fd);
 	test_documents();
 	test_depth();
-	test_mutations();
+	test_mutations("sections");
+	reads = as_section;
+	test_mutations("one section");
+	reads = rg_only;
 	test_repository();
 	unlink(path);
 	return done_testing();

@@ -428,7 +428,10 @@ place_moves(struct bs *b, struct placed_move *pm, json_t *ids)
 	free(count[MOVE_EVACUATE]);
 }
 
-/* compact_text: v as jwriter writes it compact, held (jtext_store). */
+/*
+ * compact_text: v, all new (jw_fresh), as jwriter writes it compact,
+ * held (jtext_store).
+ */
 static const char *
 compact_text(const json_t *v, size_t *len)
 {
@@ -441,6 +444,7 @@ compact_text(const json_t *v, size_t *len)
 	if (fp == NULL)
 		diag_fatal(EXIT_OSERR, "out of memory");
 	jw_init(&w, fp, 1);
+	jw_fresh(&w);
 	jw_value(&w, v);
 	if (jw_finish(&w) < 0 || fclose(fp) != 0)
 		diag_fatal(EXIT_OSERR, "out of memory");

@@ -19,6 +19,12 @@ jw_init(struct jwriter *w, FILE *fp, int compact)
 }
 
 void
+jw_fresh(struct jwriter *w)
+{
+	w->fresh = 1;
+}
+
+void
 jw_set_hole(struct jwriter *w, const json_t *hole,
     void (*fill)(struct jwriter *, const void *), const void *ctx)
 {
@@ -538,7 +544,12 @@ dump(struct jwriter *w, const json_t *v, size_t depth)
 
 	/* kept parts are sections and their members, or anywhere when a
 	 * stage kept parts of its output (jtext.h) */
-	if ((depth <= 2 || (jtext_deep() && json_is_object(v))) &&
+#if UPKIT_SANITIZED
+	if (w->fresh && jtext_find(v) != NULL)
+		diag_fatal(EXIT_SOFTWARE, "a kept part in a value written as "
+		    "fresh (jw_fresh)");
+#endif
+	if (!w->fresh && (depth <= 2 || (jtext_deep() && json_is_object(v))) &&
 	    (kept = jtext_find(v)) != NULL) {
 		relay(w, kept, depth);
 		return;

@@ -25,6 +25,7 @@ struct jwriter {
 	int compact;
 	int failed;		/* a write failed; errno tells why */
 	int after_key;		/* a member's key is out, its value not */
+	int fresh;		/* see jw_fresh */
 	size_t depth;		/* indentation depth of the open container */
 	size_t level;		/* streamed containers open */
 	unsigned char has_items[JW_MAX_LEVELS];
@@ -37,6 +38,13 @@ struct jwriter {
 };
 
 void jw_init(struct jwriter *w, FILE *fp, int compact);
+/*
+ * jw_fresh: what w writes was just built and holds no kept part
+ * (jtext.h), so no value is looked up: each lookup is a cache miss in
+ * a table of a stage's hundreds of thousands of kept parts.  The
+ * sanitized suite checks the promise.
+ */
+void jw_fresh(struct jwriter *w);
 /*
  * jw_set_hole: when jw_value meets object hole, it calls fill after the
  * object's own members, with the object still open, to stream more.

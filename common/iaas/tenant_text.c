@@ -136,13 +136,11 @@ plain_vms(struct sysconf *sc, size_t tenant, struct span v)
 {
 	struct span vm;
 	struct jwalk w;
-	const char *no_key;
-	size_t no_len;
 
 	if (v.p[0] != '[')
 		return 0;
 	jwalk_begin(&w, v.p, v.len);
-	while (jwalk_next(&w, &no_key, &no_len, &vm.p, &vm.len))
+	while (jwalk_next(&w, NULL, NULL, &vm.p, &vm.len))
 		if (!plain_vm(sc, tenant, vm))
 			return 0;
 	return 1;

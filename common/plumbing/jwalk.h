@@ -17,8 +17,9 @@ void jwalk_begin(struct jwalk *w, const char *text, size_t len);
 /*
  * jwalk_next: the next element's text, or the next member's key (its
  * bytes between the quotes: jscan allows no escapes in keys) and its
- * value's text; 0 at the end.  key is NULL for an array, and not for
- * an object.
+ * value's text; 0 at the end.  The caller tells which: key and keylen
+ * are NULL to walk an array, and not NULL to walk an object (an
+ * array's string element would otherwise be read as a key).
  */
 int jwalk_next(struct jwalk *w, const char **key, size_t *keylen,
     const char **value, size_t *len);

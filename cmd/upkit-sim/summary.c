@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "exitcodes.h"
+#include "jtext.h"
+#include "jwalk.h"
 #include "load.h"
 #include "output.h"
 #include "sim.h"
@@ -119,6 +121,63 @@ summary_write(const struct options *o, json_t *sum)
 	return status;
 }
 
+/*
+ * The loop asks for its progress twice an iteration, of documents of
+ * tens of megabytes at 10,000 hosts: the graph's vertices and the
+ * schedule's stages are read from their text (jtext.h), where a stand-in
+ * holds it, and nothing of them is built.
+ */
+
+/* text_is: the JSON string at v[0 .. n) is s. */
+static int
+text_is(const char *v, size_t n, const char *s)
+{
+	json_t *built;
+	int r;
+
+	if (n < 2 || v[0] != '"')
+		return 0;
+	if (memchr(v, '\\', n) == NULL)
+		return n - 2 == strlen(s) && memcmp(v + 1, s, n - 2) == 0;
+	built = json_loadb(v, n, JSON_DECODE_ANY, NULL);
+	r = json_is_string(built) && strcmp(json_string_value(built), s) == 0;
+	json_decref(built);
+	return r;
+}
+
+/* member_text: member key of the object at e[0 .. n), as text. */
+static int
+member_text(const char *e, size_t n, const char *key, const char **v,
+    size_t *vn)
+{
+	return n > 0 && e[0] == '{' && jwalk_member(e, n, key, v, vn);
+}
+
+/* no_groups: no stage of stages (a stand-in or an array) has a group. */
+static int
+no_groups(const json_t *stages)
+{
+	const struct jtext *t = jtext_stand_in(stages);
+	const char *e, *g;
+	size_t n, gn;
+	struct jwalk w;
+	const json_t *st;
+	size_t j;
+
+	if (t == NULL) {
+		json_array_foreach(stages, j, st)
+			if (json_array_size(json_object_get(st, "groups")) > 0)
+				return 0;
+		return 1;
+	}
+	jwalk_begin(&w, t->text, t->len);
+	while (jwalk_next(&w, NULL, NULL, &e, &n))
+		if (member_text(e, n, "groups", &g, &gn) && g[0] == '[' &&
+		    g[1 + strspn(g + 1, " \t\r\n")] != ']')
+			return 0;
+	return 1;
+}
+
 /* nothing_to_run: the schedules of this iteration hold no action. */
 static int
 nothing_to_run(const json_t *doc)
@@ -126,10 +185,9 @@ nothing_to_run(const json_t *doc)
 	const json_t *mig = json_object_get(doc, "migrations"), *sub, *st;
 	size_t i, j;
 
-	json_array_foreach(json_object_get(json_object_get(doc, "schedule"),
-	    "stages"), j, st)
-		if (json_array_size(json_object_get(st, "groups")) > 0)
-			return 0;
+	if (!no_groups(json_object_get(json_object_get(doc, "schedule"),
+	    "stages")))
+		return 0;
 	if (mig == NULL || world_str(mig, "status") == NULL ||
 	    strcmp(world_str(mig, "status"), "planned") != 0)
 		return 1;
@@ -177,9 +235,21 @@ all_settled(const json_t *doc)
 static int
 left_out(const json_t *rg)
 {
+	const struct jtext *t = jtext_stand_in(json_object_get(rg,
+	    "vertices"));
+	const char *e, *s;
+	size_t i, n, sn;
+	struct jwalk w;
 	const json_t *v;
-	size_t i;
 
+	if (t != NULL) {
+		jwalk_begin(&w, t->text, t->len);
+		while (jwalk_next(&w, NULL, NULL, &e, &n))
+			if (member_text(e, n, "activation_status", &s, &sn) &&
+			    text_is(s, sn, "deactivated"))
+				return 1;
+		return 0;
+	}
 	json_array_foreach(json_object_get(rg, "vertices"), i, v)
 		if (json_is_string(json_object_get(v, "activation_status")) &&
 		    strcmp(json_string_value(json_object_get(v,

@@ -221,13 +221,14 @@ fingerprint_mode(const struct options *o, json_t *doc)
 }
 
 /*
- * The sections each mode reads (NULL: all); the others pass through as
- * checked text, which matters for the two the loop runs every iteration.
+ * The sections each mode reads (NULL: all); the others are checked but
+ * kept as text, which matters for the two the loop runs every
+ * iteration: they walk the graph's vertices, the schedule and the
+ * system in their text (summary.c, fingerprint.c).
  */
-static const char *const progress_reads[] = { "requests", "resource_graph",
-	"batch", "schedule", "migrations", NULL };
-static const char *const fingerprint_reads[] = { "system", "resource_graph",
-	"schedule", "migrations", NULL };
+static const char *const progress_reads[] = { "requests", "batch",
+	"migrations", NULL };
+static const char *const fingerprint_reads[] = { "migrations", NULL };
 static const char *const *const reads[] = { NULL, NULL, NULL,
 	progress_reads, fingerprint_reads };
 

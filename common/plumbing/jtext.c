@@ -91,6 +91,14 @@ jtext_find(const json_t *v)
 	return i != 0 ? &kept[i - 1] : NULL;
 }
 
+const struct jtext *
+jtext_stand_in(const json_t *v)
+{
+	const struct jtext *t = v != NULL ? jtext_find(v) : NULL;
+
+	return t != NULL && t->stand_in ? t : NULL;
+}
+
 json_t *
 jtext_take(json_t *obj, const char *key)
 {

@@ -56,6 +56,9 @@ int jtext_deep(void);
 const char *jtext_store(const char *text, size_t len);
 /* jtext_find: what is kept for v, or NULL. */
 const struct jtext *jtext_find(const json_t *v);
+/* jtext_stand_in: the text v stands in for, when v (or NULL) is a
+ * stand-in; else NULL. */
+const struct jtext *jtext_stand_in(const json_t *v);
 /* jtext_mark, jtext_rollback: forget what was kept after the mark. */
 size_t jtext_mark(void);
 void jtext_rollback(size_t mark);

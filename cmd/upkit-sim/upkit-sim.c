@@ -229,7 +229,10 @@ fingerprint_mode(const struct options *o, json_t *doc)
 static const char *const progress_reads[] = { "requests", "batch",
 	"migrations", NULL };
 static const char *const fingerprint_reads[] = { "migrations", NULL };
-static const char *const *const reads[] = { NULL, NULL, NULL,
+/* the summary's outcome is the progress (summary.c) */
+static const char *const summary_reads[] = { "report", "requests", "batch",
+	"migrations", NULL };
+static const char *const *const reads[] = { NULL, NULL, summary_reads,
 	progress_reads, fingerprint_reads };
 
 int

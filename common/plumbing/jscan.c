@@ -135,6 +135,24 @@ plain_bytes_init(void)
 		plain_byte[c] = c != '"' && c != '\\';
 }
 
+/*
+ * plain_word: the eight bytes at p are all plain, told at once: none has
+ * its top bit, none is below 0x20, none is a quote or a backslash (each
+ * test is exact for "any byte", the only question asked).
+ */
+static int
+plain_word(const unsigned char *p)
+{
+	const uint64_t ones = 0x0101010101010101ULL, tops = ones << 7;
+	uint64_t x, q, b;
+
+	memcpy(&x, p, sizeof x);
+	q = x ^ (ones * '"');
+	b = x ^ (ones * '\\');
+	return ((x & tops) | ((x - ones * 0x20) & ~x & tops) |
+	    ((q - ones) & ~q & tops) | ((b - ones) & ~b & tops)) == 0;
+}
+
 /* string: *s->p is the opening quote; *escaped tells a backslash. */
 static int
 string(struct scan *s, int *escaped)
@@ -143,6 +161,8 @@ string(struct scan *s, int *escaped)
 
 	*escaped = 0;
 	for (;;) {
+		while (s->end - p >= 8 && plain_word(p))
+			p += 8;
 		while (p < s->end && plain_byte[*p])
 			p++;
 		if (p >= s->end || *p == '"')

@@ -192,6 +192,35 @@ test_documents(void)
 	}
 }
 
+/*
+ * test_long_strings: jscan reads strings eight bytes at a time; a byte
+ * that needs a look (control, quote, backslash, UTF-8 or not) at each
+ * place of a 24-byte string is judged as jansson judges it.
+ */
+static void
+test_long_strings(void)
+{
+	static const char *const bytes[] = { "\x01", "\x1f", "\x7f", "\"",
+		"\\n", "\\u00e9", "\\q", "\xc3\xa9", "\xe2\x82\xac", "\x80",
+		"\xc3", "\xff", " ", NULL };
+	char text[128];
+	size_t pos, k;
+	int bad = 0, kept, n = 0;
+
+	for (k = 0; bytes[k] != NULL; k++)
+		for (pos = 0; pos < 24; pos++) {
+			snprintf(text, sizeof text, "{\"system\": {\"r\": "
+			    "[\"%.*s%s%.*s\"]}}", (int)pos,
+			    "abcdefghijklmnopqrstuvwx", bytes[k], (int)(23 - pos),
+			    "abcdefghijklmnopqrstuvwx");
+			bad += !agree(text, strlen(text), &kept);
+			n++;
+		}
+	is_long(bad, 0, "long strings: a byte to look at, anywhere in eight-"
+	    "byte words, agrees");
+	ok(n == 13 * 24, "long strings: 312 documents");
+}
+
 static void
 test_depth(void)
 {
@@ -301,6 +330,7 @@ main(void)
 	close(fd);
 	test_documents();
 	test_depth();
+	test_long_strings();
 	test_mutations("sections");
 	reads = as_section;
 	test_mutations("one section");

@@ -132,9 +132,14 @@ void
 state_put(json_t *doc, enum section s, json_t *content)
 {
 	json_t *sec = json_pack("{s:i}", "version", sections[s].version);
+	const char *key;
+	json_t *v;
 
-	json_object_del(content, "version");
-	json_object_update(sec, content);
+	/* content may be part of another section (rg-build's system comes
+	 * from the report): it is copied from, never edited */
+	json_object_foreach(content, key, v)
+		if (strcmp(key, "version") != 0)
+			json_object_set(sec, key, v);
 	json_decref(content);
 	json_object_set_new(doc, sections[s].name, sec);
 }

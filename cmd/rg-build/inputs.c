@@ -153,6 +153,15 @@ check_sections(struct rgb *b)
 	return r < 0 ? EXIT_DATAERR : EXIT_OK;
 }
 
+/*
+ * The sections of a state document rg-build builds whole; the others
+ * (the system, which sysconf_load reads from its text, and those it
+ * only passes on) stay text: every iteration after the first reads the
+ * last report's whole document.
+ */
+static const char *const state_reads[] = { "requests", "report", "catalog",
+	"resource_graph", NULL };
+
 int
 rgb_load_inputs(struct rgb *b)
 {
@@ -162,7 +171,8 @@ rgb_load_inputs(struct rgb *b)
 	b->state_name = load_name(b->opt->state);
 	if (b->opt->state == NULL)
 		b->doc = state_new();
-	else if ((status = load_document(b->opt->state, &b->doc)) != EXIT_OK)
+	else if ((status = load_document_reading(b->opt->state, state_reads,
+	    &b->doc)) != EXIT_OK)
 		return status;
 	access_init(&a, b->state_name);
 	if (b->opt->state != NULL && (state_check(&a, b->doc) < 0 ||

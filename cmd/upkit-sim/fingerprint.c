@@ -237,7 +237,7 @@ feed_each(struct digest *d, const json_t *array, const char *key)
 	if (kept != NULL) {
 		jwalk_begin(&w, kept->text, kept->len);
 		while (jwalk_next(&w, NULL, NULL, &e, &n)) {
-			if (e[0] == '{' && jwalk_member(e, n, key, &v, &vn))
+			if (jwalk_member(e, n, key, &v, &vn))
 				feed_kept(d, &v);
 			else
 				feed(d, "n", 1);

@@ -145,14 +145,6 @@ text_is(const char *v, size_t n, const char *s)
 	return r;
 }
 
-/* member_text: member key of the object at e[0 .. n), as text. */
-static int
-member_text(const char *e, size_t n, const char *key, const char **v,
-    size_t *vn)
-{
-	return n > 0 && e[0] == '{' && jwalk_member(e, n, key, v, vn);
-}
-
 /* no_groups: no stage of stages (a stand-in or an array) has a group. */
 static int
 no_groups(const json_t *stages)
@@ -172,7 +164,7 @@ no_groups(const json_t *stages)
 	}
 	jwalk_begin(&w, t->text, t->len);
 	while (jwalk_next(&w, NULL, NULL, &e, &n))
-		if (member_text(e, n, "groups", &g, &gn) && g[0] == '[' &&
+		if (jwalk_member(e, n, "groups", &g, &gn) && g[0] == '[' &&
 		    g[1 + strspn(g + 1, " \t\r\n")] != ']')
 			return 0;
 	return 1;
@@ -245,7 +237,7 @@ left_out(const json_t *rg)
 	if (t != NULL) {
 		jwalk_begin(&w, t->text, t->len);
 		while (jwalk_next(&w, NULL, NULL, &e, &n))
-			if (member_text(e, n, "activation_status", &s, &sn) &&
+			if (jwalk_member(e, n, "activation_status", &s, &sn) &&
 			    text_is(s, sn, "deactivated"))
 				return 1;
 		return 0;

@@ -114,6 +114,8 @@ jwalk_member(const char *text, size_t len, const char *key,
 	const char *k;
 	size_t kn, n = strlen(key);
 
+	if (len == 0 || text[0] != '{')
+		return 0;
 	jwalk_begin(&w, text, len);
 	while (jwalk_next(&w, &k, &kn, val, vlen))
 		if (kn == n && memcmp(k, key, n) == 0)

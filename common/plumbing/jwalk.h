@@ -25,7 +25,8 @@ int jwalk_next(struct jwalk *w, const char **key, size_t *keylen,
     const char **value, size_t *len);
 /* jwalk_length: the length of the value at text, which ends by end. */
 size_t jwalk_length(const char *text, const char *end);
-/* jwalk_member: the text of member key of the object text; 0: none. */
+/* jwalk_member: the text of member key of the object text; 0: none,
+ * or text is not an object. */
 int jwalk_member(const char *text, size_t len, const char *key,
     const char **value, size_t *vlen);
 

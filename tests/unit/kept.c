@@ -25,6 +25,7 @@
 #include "cgraph_read.h"
 #include "jarena.h"
 #include "jtext.h"
+#include "jwalk.h"
 #include "load.h"
 #include "rgraph.h"
 #include "sanitized.h"
@@ -590,6 +591,23 @@ test_refused(void)
 	}
 }
 
+/* test_jwalk_member: a member of an object's text, and none of any other. */
+static void
+test_jwalk_member(void)
+{
+	static const char obj[] = "{\"a\": 1, \"groups\": [2]}";
+	static const char str[] = "\"groups\"";
+	static const char arr[] = "[\"groups\", 3]";
+	const char *v;
+	size_t n;
+
+	ok(jwalk_member(obj, strlen(obj), "groups", &v, &n) && n == 3 &&
+	    strncmp(v, "[2]", 3) == 0, "jwalk_member: finds a member's text");
+	ok(!jwalk_member(str, strlen(str), "groups", &v, &n) &&
+	    !jwalk_member(arr, strlen(arr), "groups", &v, &n),
+	    "jwalk_member: a string or an array has no member");
+}
+
 int
 main(void)
 {
@@ -602,6 +620,7 @@ main(void)
 	close(fd);
 	jarena_start();
 	test_scopes();
+	test_jwalk_member();
 	test_refused();
 	test_tenants();
 	each_json("tests", &graphs, &bad, &sample, &sample_len);

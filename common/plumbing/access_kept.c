@@ -33,39 +33,53 @@ white(const char *p)
 }
 
 /*
+ * An array kept as text, walked element by element.  Its text is copied
+ * out of jtext's entry, which moves when an element keeps text of its
+ * own (load_shallow).
+ */
+struct kept_walk {
+	struct jbuild *build;
+	const char *end;
+	int canonical;		/* the array's text is in compact form */
+	int flags;
+	acc_text_element_fn fn;
+	void *ctx;
+};
+
+/*
  * element: build the element at *pp, hand it to fn, let go of it; *pp
  * goes past it.
  */
 static int
-element(struct access *a, struct jbuild *b, const char **pp,
-    const char *end, size_t i, int flags, acc_text_element_fn fn, void *ctx)
+element(struct access *a, const struct kept_walk *k, const char **pp,
+    size_t i)
 {
 	struct jarena_scope scope;
 	const char *text = *pp;
 	json_t *v;
 	int r;
 
-	if (flags & ACC_TEXT_FIRST) {
-		size_t len = jwalk_length(text, end);
+	if (k->flags & ACC_TEXT_FIRST) {
+		size_t len = jwalk_length(text, k->end);
 
 		access_enter_index(a, i);
-		r = fn(a, NULL, i, text, len, ctx);
+		r = k->fn(a, NULL, i, text, len, k->ctx);
 		access_leave(a);
 		if (r != 1) {
 			*pp += len;
 			return r;
 		}
 	}
-	if (!(flags & (ACC_KEEP_ELEMENTS | ACC_SHALLOW_ELEMENTS)))
+	if (!(k->flags & (ACC_KEEP_ELEMENTS | ACC_SHALLOW_ELEMENTS)))
 		jarena_enter(&scope);
-	if ((flags & ACC_SHALLOW_ELEMENTS) && **pp == '{')
-		v = load_shallow(pp, end);
+	if ((k->flags & ACC_SHALLOW_ELEMENTS) && **pp == '{')
+		v = load_shallow(pp, k->end, k->canonical);
 	else
-		v = jbuild_next(b, pp);
+		v = jbuild_next(k->build, pp);
 	access_enter_index(a, i);
-	r = fn(a, v, i, text, (size_t)(*pp - text), ctx);
+	r = k->fn(a, v, i, text, (size_t)(*pp - text), k->ctx);
 	access_leave(a);
-	if (flags & (ACC_KEEP_ELEMENTS | ACC_SHALLOW_ELEMENTS))
+	if (k->flags & (ACC_KEEP_ELEMENTS | ACC_SHALLOW_ELEMENTS))
 		json_decref(v);
 	else
 		jarena_leave(&scope, v);
@@ -99,8 +113,8 @@ acc_each_kept_element(struct access *a, const json_t *obj, const char *key,
 {
 	struct tree_walk t = { fn, ctx };
 	const struct jtext *kept = kept_array(obj, key);
-	struct jbuild *b;
-	const char *p, *end;
+	struct kept_walk k;
+	const char *p;
 	size_t i = 0;
 	int r = 0;
 
@@ -108,15 +122,18 @@ acc_each_kept_element(struct access *a, const json_t *obj, const char *key,
 	if (kept == NULL)
 		return acc_each_element(a, obj, key, flags & ACC_OPTIONAL,
 		    tree_element, &t);
-	/* kept moves when an element keeps text of its own (load_shallow) */
+	k.build = flags & ACC_KEEP_ELEMENTS ? jbuild_new() : jbuild_unshared();
+	k.end = kept->text + kept->len;
+	k.canonical = kept->canonical;
+	k.flags = flags;
+	k.fn = fn;
+	k.ctx = ctx;
 	p = kept->text;
-	end = kept->text + kept->len;
-	b = flags & ACC_KEEP_ELEMENTS ? jbuild_new() : jbuild_unshared();
 	access_enter_key(a, key);
 	/* jscan checked the text: elements are separated by commas */
 	for (p = white(p + 1); r >= 0 && *p != ']'; p = white(p))
-		r = element(a, b, &p, end, i++, flags, fn, ctx);
+		r = element(a, &k, &p, i++);
 	access_leave(a);
-	jbuild_free(b);
+	jbuild_free(k.build);
 	return r < 0 ? -1 : 0;
 }

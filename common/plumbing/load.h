@@ -61,9 +61,11 @@ int load_section_reading(const char *file, json_t **out);
  * load_shallow: the object at *pp in text that jscan accepted (as kept
  * text is), one level deep, as load_document_reading leaves a section a
  * tool does not read: its scalars built, its arrays and objects kept
- * as text behind stand-ins (jtext.h); *pp goes past it.
+ * as text behind stand-ins (jtext.h); *pp goes past it.  canonical:
+ * the text it is part of is in jwriter's compact form (jtext.h), and
+ * so every part of it is.
  */
-json_t *load_shallow(const char **pp, const char *end);
+json_t *load_shallow(const char **pp, const char *end, int canonical);
 
 /*
  * load_read: read file (NUL-terminated) into *bufp, to be freed by the

@@ -27,6 +27,7 @@ struct reading {
 	const char *const *reads;	/* members parsed in full; NULL: all */
 	struct jbuild *build;
 	int checked;		/* kept text, which jscan checked already */
+	int canonical;		/* checked text, in compact form throughout */
 };
 
 static void
@@ -78,7 +79,7 @@ key(struct reading *r)
 static json_t *
 value(struct reading *r, int keep, int read)
 {
-	int canonical = 0;	/* not known of checked text: written anew */
+	int canonical = r->canonical;	/* checked text: as the whole is */
 	size_t n = r->checked ? jwalk_length(r->p, r->end) :
 	    jscan_value(r->p, (size_t)(r->end - r->p), &canonical);
 	json_t *v;
@@ -151,9 +152,9 @@ members(struct reading *r, int top)
 }
 
 json_t *
-load_shallow(const char **pp, const char *end)
+load_shallow(const char **pp, const char *end, int canonical)
 {
-	struct reading r = { *pp, end, NULL, jbuild_new(), 1 };
+	struct reading r = { *pp, end, NULL, jbuild_new(), 1, canonical };
 	json_t *obj = members(&r, 0);
 
 	jbuild_free(r.build);
@@ -170,7 +171,7 @@ load_shallow(const char **pp, const char *end)
 static json_t *
 split(const char *buf, size_t len, const char *const *reads, int top)
 {
-	struct reading r = { buf, buf + len, reads, NULL, 0 };
+	struct reading r = { buf, buf + len, reads, NULL, 0, 0 };
 	size_t mark = jtext_mark();
 	json_t *doc;
 

@@ -608,6 +608,33 @@ test_jwalk_member(void)
 	    "jwalk_member: a string or an array has no member");
 }
 
+/*
+ * test_shallow_canonical: the parts load_shallow keeps are in compact
+ * form when the text they are part of is, so jwriter copies them as
+ * they are; of other text they are written anew.
+ */
+static void
+test_shallow_canonical(void)
+{
+	static const char text[] = "{\"id\":\"s1\",\"groups\":[{\"a\":[1]}]}";
+	const char *p;
+	json_t *v;
+	const struct jtext *t;
+	int canonical;
+
+	for (canonical = 0; canonical <= 1; canonical++) {
+		p = text;
+		v = load_shallow(&p, text + strlen(text), canonical);
+		t = jtext_find(json_object_get(v, "groups"));
+		ok(t != NULL && t->stand_in && t->canonical == canonical &&
+		    t->len == strlen("[{\"a\":[1]}]") && *p == '\0',
+		    canonical ? "load_shallow: parts of compact text are "
+		    "compact" : "load_shallow: parts of other text are "
+		    "written anew");
+		json_decref(v);
+	}
+}
+
 int
 main(void)
 {
@@ -621,6 +648,7 @@ main(void)
 	jarena_start();
 	test_scopes();
 	test_jwalk_member();
+	test_shallow_canonical();
 	test_refused();
 	test_tenants();
 	each_json("tests", &graphs, &bad, &sample, &sample_len);

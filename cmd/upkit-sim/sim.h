@@ -41,8 +41,9 @@ struct options {
 	struct output_opts output;	/* -c */
 };
 
+/* MODE_PROGRESS_FINGERPRINT: both of the loop's questions, one read */
 enum mode { MODE_SIMULATE, MODE_ROLLING, MODE_SUMMARY, MODE_PROGRESS,
-	MODE_FINGERPRINT };
+	MODE_FINGERPRINT, MODE_PROGRESS_FINGERPRINT };
 
 /* prng.c: the deterministic generator behind --fail-rate and --samples. */
 struct prng {

@@ -61,7 +61,7 @@ static const struct argp_option option_list[] = {
 	  0 },
 	{ "fingerprint", OPT_FINGERPRINT, 0, 0, "Print a digest of the "
 	  "system and the plan, the same for an iteration that repeats the "
-	  "last", 0 },
+	  "last (with --progress: after it)", 0 },
 	{ "table", OPT_TABLE, 0, 0, "With -b or --summary: a Markdown table "
 	  "instead of JSON", 0 },
 	{ 0 }
@@ -74,12 +74,19 @@ seconds_arg(struct argp_state *state, const char *arg, ms_t *out)
 		argp_error(state, "'%s' is not a number of seconds", arg);
 }
 
+/* set_mode: one mode; --progress and --fingerprint go together. */
 static void
 set_mode(struct argp_state *state, struct options *o, int mode)
 {
-	if (o->mode != MODE_SIMULATE && o->mode != mode)
-		argp_error(state, "--rolling, --summary, --progress and "
-		    "--fingerprint exclude each other");
+	int loop = (mode == MODE_PROGRESS || mode == MODE_FINGERPRINT) &&
+	    (o->mode == MODE_PROGRESS || o->mode == MODE_FINGERPRINT ||
+	    o->mode == MODE_PROGRESS_FINGERPRINT);
+
+	if (loop && o->mode != mode)
+		mode = MODE_PROGRESS_FINGERPRINT;
+	else if (o->mode != MODE_SIMULATE && o->mode != mode)
+		argp_error(state, "--rolling, --summary and --progress "
+		    "(or --fingerprint) exclude each other");
 	o->mode = mode;
 }
 
@@ -220,6 +227,21 @@ fingerprint_mode(const struct options *o, json_t *doc)
 	return checked_run(o, doc, fingerprint_run);
 }
 
+static int
+progress_fingerprint_run(const struct options *o, json_t *doc)
+{
+	int status = progress_run(o, doc);
+
+	return status != EXIT_OK ? status : fingerprint_run(o, doc);
+}
+
+/* the loop asks both of a plan: the document is read once */
+static int
+progress_fingerprint_mode(const struct options *o, json_t *doc)
+{
+	return checked_run(o, doc, progress_fingerprint_run);
+}
+
 /*
  * The sections each mode reads (NULL: all); the others are checked but
  * kept as text, which matters for the two the loop runs every
@@ -233,7 +255,7 @@ static const char *const fingerprint_reads[] = { "migrations", NULL };
 static const char *const summary_reads[] = { "report", "requests", "batch",
 	"migrations", NULL };
 static const char *const *const reads[] = { NULL, NULL, summary_reads,
-	progress_reads, fingerprint_reads };
+	progress_reads, fingerprint_reads, progress_reads };
 
 int
 main(int argc, char **argv)
@@ -245,7 +267,7 @@ main(int argc, char **argv)
 		usage_doc, children, 0, 0 };
 	static int (*const modes[])(const struct options *, json_t *) = {
 		simulate_run, rolling_mode, summary_mode, progress_mode,
-		fingerprint_mode
+		fingerprint_mode, progress_fingerprint_mode
 	};
 	struct options o = { 0 };
 	json_t *doc = NULL;

@@ -14,6 +14,7 @@
  *   plan says.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "schedule.h"
 #include "vmp.h"
@@ -27,22 +28,19 @@
 static void
 lists_init(struct id_lists *l)
 {
+	memset(l, 0, sizeof *l);
 	idmap_init(&l->keys);
-	l->lists = NULL;
-	l->cap = 0;
 }
 
 static void
 lists_free(struct id_lists *l)
 {
-	size_t i, k;
+	size_t i;
 
-	for (i = 0; i < l->keys.count; i++) {
-		for (k = 0; k < l->lists[i].n; k++)
-			free(l->lists[i].ids[k]);
+	for (i = 0; i < l->keys.count; i++)
 		free(l->lists[i].ids);
-	}
 	free(l->lists);
+	strpool_free(&l->copies);
 	idmap_free(&l->keys);
 }
 
@@ -71,7 +69,7 @@ push(struct id_lists *l, const char *key, const char *id)
 		list->ids = xreallocarray(list->ids, list->cap,
 		    sizeof *list->ids);
 	}
-	list->ids[list->n++] = xstrdup(id);
+	list->ids[list->n++] = strpool_copy(&l->copies, id);
 }
 
 /* require_list: the last group of groups requires every id of key. */

@@ -16,6 +16,7 @@
 #include "plan_inputs.h"
 #include "rgraph.h"
 #include "sla.h"
+#include "strpool.h"
 #include "sysconf.h"
 
 #define NONE ((size_t)-1)
@@ -35,13 +36,14 @@ struct options {
 
 /* conditions.c: what each move relies on, by host and VM (action ids). */
 struct id_list {
-	char **ids;		/* copies, in the order noted */
+	const char **ids;	/* copies, in the order noted */
 	size_t n, cap;
 };
 struct id_lists {
 	struct idmap keys;	/* host or VM -> index into lists */
 	struct id_list *lists;
 	size_t cap;
+	struct strpool copies;	/* of the ids of every list */
 };
 struct conditions {
 	struct id_lists host_actions;	/* host -> its actions, moves aside */

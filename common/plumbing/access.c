@@ -331,11 +331,16 @@ acc_get_enum(struct access *a, const json_t *obj, const char *key, int flags,
 	    s, list);
 }
 
+/*
+ * is_known: key is one of known, or an extension ("x-").  The first
+ * letters are compared before calling strcmp: an action of a schedule
+ * has a dozen keys, each looked for among fifteen names.
+ */
 static int
 is_known(const char *key, const char *const *known)
 {
 	for (; *known != NULL; known++)
-		if (strcmp(key, *known) == 0)
+		if (**known == *key && strcmp(key, *known) == 0)
 			return 1;
 	return strncmp(key, "x-", 2) == 0;
 }

@@ -29,10 +29,7 @@ idmap_init(struct idmap *m)
 void
 idmap_free(struct idmap *m)
 {
-	size_t i;
-
-	for (i = 0; i < m->count && !m->borrows; i++)
-		free(m->keys[i]);
+	strpool_free(&m->copies);
 	free(m->keys);
 	free(m->hashes);
 	free(m->slots);
@@ -134,7 +131,7 @@ idmap_add(struct idmap *m, const char *id)
 		diag_fatal(EXIT_SOFTWARE, "more than %u ids", UINT32_MAX - 1);
 	if (m->count == m->keys_cap)
 		reserve_keys(m, m->keys_cap ? 2 * m->keys_cap : 64);
-	m->keys[m->count] = m->borrows ? (char *)id : xstrdup(id);
+	m->keys[m->count] = m->borrows ? id : strpool_copy(&m->copies, id);
 	m->hashes[m->count] = h;
 	m->slots[i] = (struct idmap_slot){ (uint32_t)++m->count,
 	    (uint32_t)(h >> 32) };
@@ -145,6 +142,7 @@ idmap_add(struct idmap *m, const char *id)
  * Emptying the slot of the latest id breaks no probe: every id added
  * before it found its own slot while that one was still empty (growing
  * adds them again in the same order), and the later ones are gone.
+ * Their copies stay in the pool until idmap_free.
  */
 void
 idmap_truncate(struct idmap *m, size_t n)
@@ -157,8 +155,6 @@ idmap_truncate(struct idmap *m, size_t n)
 		    m->slots[k].index1 != m->count + 1; k = (k + 1) & mask)
 			continue;
 		m->slots[k].index1 = 0;
-		if (!m->borrows)
-			free(m->keys[m->count]);
 	}
 }
 

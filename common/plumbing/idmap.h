@@ -1,13 +1,17 @@
 /*
  * idmap.h: string id -> dense index, the way every planner numbers its
- * vertices.  Open addressing with FNV-1a; keys are copied.  Lookups
- * and insertions are O(1) expected, so numbering a cloud is linear.
+ * vertices.  Open addressing with FNV-1a; keys are copied, into a pool
+ * of the map's own (strpool.h): a million ids are not a million mallocs
+ * and frees.  Lookups and insertions are O(1) expected, so numbering a
+ * cloud is linear.
  */
 #ifndef UPKIT_IDMAP_H
 #define UPKIT_IDMAP_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "strpool.h"
 
 /*
  * A slot holds an id's index + 1 (0 is empty) and the high half of its
@@ -20,13 +24,14 @@ struct idmap_slot {
 };
 
 struct idmap {
-	char **keys;		/* by index, in insertion order */
+	const char **keys;	/* by index, in insertion order */
 	uint64_t *hashes;	/* beside keys: growing rehashes no string */
 	size_t count;		/* number of ids */
 	size_t keys_cap;
 	struct idmap_slot *slots;
 	size_t nslots;		/* a power of two */
 	int borrows;		/* keys are the callers', not copies */
+	struct strpool copies;	/* the copies, when not borrowed */
 };
 
 /* At most UINT32_MAX - 1 ids (idmap_add is fatal beyond). */

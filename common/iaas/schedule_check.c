@@ -16,8 +16,9 @@
 struct check_ctx {
 	struct idmap ids;	/* action ids seen, undo ids included */
 	size_t first;		/* ids from this index on are this schedule's */
-	struct idmap actions;	/* the ids of actions alone */
-	size_t stage_first;	/* actions from this index on are this stage's */
+	unsigned char *is_action;	/* by index in ids: not an undo id */
+	size_t is_action_cap;
+	size_t stage_first;	/* ids from this index on are this stage's */
 	sched_step_check_fn check;	/* the actuator's own, or NULL */
 	void *ctx;
 	sched_action_fn each;	/* schedule_check_each's, or NULL */
@@ -54,18 +55,24 @@ get_text(struct access *a, const json_t *obj, const char *key, int flags,
 
 /*
  * unique_id: within the schedule, and across the iteration's, since a
- * report holds one result per id.
+ * report holds one result per id.  An action's id (is_action), unlike
+ * an undo step's, may be required by a later stage's group.
  */
 static int
-unique_id(struct access *a, struct check_ctx *c, const json_t *obj)
+unique_id(struct access *a, struct check_ctx *c, const json_t *obj,
+    int is_action)
 {
 	const char *id;
 	long x;
 
 	if (get_text(a, obj, "id", ACC_REQUIRED, &id) < 0)
 		return -1;
-	if ((x = idmap_add(&c->ids, id)) >= 0)
+	if ((x = idmap_add(&c->ids, id)) >= 0) {
+		c->is_action = xgrow(c->is_action, (size_t)x,
+		    &c->is_action_cap, 1);
+		c->is_action[x] = (unsigned char)is_action;
 		return 0;
+	}
 	if ((size_t)(-x - 1) >= c->first)
 		return access_fail_at(a, "id", "duplicate action id \"%s\"", id);
 	return access_fail_at(a, "id", "action id \"%s\" is used by an earlier "
@@ -123,7 +130,7 @@ check_step(struct access *a, const json_t *v, size_t i, void *p)
 
 	(void)i;
 	if (acc_as_object(a, v) < 0 || acc_check_keys(a, v, known) < 0 ||
-	    unique_id(a, p, v) < 0 || check_command(a, v) < 0)
+	    unique_id(a, p, v, 0) < 0 || check_command(a, v) < 0)
 		return -1;
 	return own_check(a, p, v);
 }
@@ -170,7 +177,7 @@ check_action(struct access *a, const json_t *v, size_t i, void *p)
 
 	(void)i;
 	if (acc_as_object(a, v) < 0 || acc_check_keys(a, v, known) < 0 ||
-	    unique_id(a, p, v) < 0 ||
+	    unique_id(a, p, v, 1) < 0 ||
 	    acc_get_enum(a, v, "phase", ACC_REQUIRED, phases, &k) < 0 ||
 	    get_text(a, v, "op", ACC_OPTIONAL, &op) < 0 ||
 	    get_text(a, v, "resource", ACC_OPTIONAL, &s) < 0 ||
@@ -179,8 +186,6 @@ check_action(struct access *a, const json_t *v, size_t i, void *p)
 	    own_check(a, p, v) < 0 ||
 	    acc_each_element(a, v, "undo", ACC_REQUIRED, check_step, p) < 0)
 		return -1;
-	idmap_add(&((struct check_ctx *)p)->actions, json_string_value(
-	    json_object_get(v, "id")));
 	return check_replacement(a, v, p);
 }
 
@@ -195,8 +200,8 @@ check_required(struct access *a, const json_t *v, size_t i, void *p)
 	(void)i;
 	if (as_text(a, v, &id) < 0)
 		return -1;
-	x = idmap_find(&c->actions, id);
-	if (x < 0)
+	x = idmap_find(&c->ids, id);
+	if (x < 0 || !c->is_action[x])
 		return access_fail(a, "required action \"%s\" is not an action "
 		    "of an earlier stage or schedule of the iteration", id);
 	if ((size_t)x >= c->stage_first)
@@ -257,7 +262,7 @@ check_stage(struct access *a, const json_t *v, size_t i, const char *text,
 	struct check_ctx *c = p;
 
 	(void)text, (void)len;
-	c->stage_first = c->actions.count;
+	c->stage_first = c->ids.count;
 	c->stage = i;
 	if (check_part(a, v, 1) < 0)
 		return -1;
@@ -299,10 +304,9 @@ schedule_check_each(struct access *a, const json_t *sched,
 	int r;
 
 	idmap_init(&c.ids);
-	idmap_init(&c.actions);
 	r = check_one(a, sched, &c);
 	idmap_free(&c.ids);
-	idmap_free(&c.actions);
+	free(c.is_action);
 	return r;
 }
 
@@ -382,13 +386,12 @@ sched_list_collect(struct access *a, const json_t *doc,
 	int r = -1;
 
 	idmap_init(&k.c.ids);
-	idmap_init(&k.c.actions);
 	if (state_require(a, doc, SECTION_SCHEDULE, &sched) == 0 &&
 	    take(a, doc, &k, -1) == 0)
 		r = (mig = state_section(doc, SECTION_MIGRATIONS)) == NULL ? 0 :
 		    take_subs(a, mig, &k);
 	idmap_free(&k.c.ids);
-	idmap_free(&k.c.actions);
+	free(k.c.is_action);
 	return r;
 }
 

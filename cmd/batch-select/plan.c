@@ -115,7 +115,7 @@ service_step(const struct bs *b, size_t v, const char *name,
 	char *id = sched_format("i%ld/%s:%s:%s@%s", b->in.rg.iteration,
 	    cat_action_names[what], vid(b, v), name,
 	    json_string_value(version));
-	char *uid = sched_format("%s~undo", id);
+	char *uid = sched_id_with(id, "~undo");
 	char *manual = sched_format("bring %s %s service", vid(b, v),
 	    back == CAT_ACTIVATE ? "back into" : "out of");
 	json_t *a = sched_action(id, phase, cat_action_names[what], vid(b, v),
@@ -214,7 +214,7 @@ manual_step(const struct bs *b, size_t g, enum cat_action what,
 		return;
 	id = sched_format("i%ld/%s:%s", b->in.rg.iteration,
 	    cat_action_names[what], b->in.cg.groups[g].id);
-	uid = sched_format("%s~undo", id);
+	uid = sched_id_with(id, "~undo");
 	text = sched_format("take %s %s service", b->in.cg.groups[g].id,
 	    what == CAT_ACTIVATE ? "into" : "out of");
 	utext = sched_format("take %s %s service", b->in.cg.groups[g].id,
@@ -276,7 +276,7 @@ member_steps(const struct bs *b, size_t g, const char *phase, json_t *list)
 			continue;
 		id = sched_format("i%ld/activate:%s", b->in.rg.iteration,
 		    vid(b, v));
-		uid = sched_format("%s~undo", id);
+		uid = sched_id_with(id, "~undo");
 		text = sched_format("take %s back into service", vid(b, v));
 		utext = sched_format("take %s out of service", vid(b, v));
 		step = sched_action(id, phase, "activate", vid(b, v),
@@ -329,7 +329,7 @@ upgrade_action(const struct bs *b, size_t v, size_t k)
 	    rgraph_action_member(&b->in.rg, k, "argv"), NULL, act->duration);
 	json_object_set_new(a, "undo_unit", jshare(act->undo_unit));
 	if (json_is_array(json_object_get(undo, "argv"))) {
-		uid = sched_format("%s~undo", act->id);
+		uid = sched_id_with(act->id, "~undo");
 		sched_add_undo(a, sched_step(uid, host, json_copy(
 		    json_object_get(undo, "argv")), NULL, act->undo_duration));
 		free(uid);

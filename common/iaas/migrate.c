@@ -12,16 +12,6 @@ static const char *const default_argv[] = { "openstack", "server",
 static const char *const replace_argv[] = { "openstack", "server",
 	"evacuate", "--host", "{destination}", "{vm}", NULL };
 
-static json_t *
-string_array(const char *const *s)
-{
-	json_t *a = json_array();
-
-	for (; *s != NULL; s++)
-		json_array_append_new(a, jshare(*s));
-	return a;
-}
-
 const struct cat_action_def *
 migration_def(const struct catalog *cat, struct hv_product to)
 {
@@ -34,30 +24,36 @@ migration_def(const struct catalog *cat, struct hv_product to)
 	return &p->actions[CAT_MIGRATE];
 }
 
-long
-migration_duration(const struct catalog *cat, struct hv_product to)
+static long
+duration_of(const struct cat_action_def *d)
 {
-	const struct cat_action_def *d = migration_def(cat, to);
-
 	return d != NULL ? d->duration : MIGRATE_DEFAULT_DURATION;
 }
 
-/* command: the argv moving vm from source to destination on to. */
+long
+migration_duration(const struct catalog *cat, struct hv_product to)
+{
+	return duration_of(migration_def(cat, to));
+}
+
+/*
+ * command: the argv moving vm from source to destination, by d, the
+ * migrate action of the hypervisor it runs on there (migration_def),
+ * when it has one and dflt is the default; else by dflt.
+ */
 static json_t *
-command(const struct catalog *cat, struct hv_product to, const char *vm,
-    const char *source, const char *destination, const char *const *dflt)
+command(const struct cat_action_def *d, const char *vm, const char *source,
+    const char *destination, const char *const *dflt)
 {
 	static const char *const names[] = { "{vm}", "{source}",
 		"{destination}", "{resource}" };
 	const char *values[] = { vm, source, destination, vm };
-	const struct cat_action_def *d = migration_def(cat, to);
-	json_t *tmpl = d != NULL && dflt == default_argv ?
-	    json_incref(d->argv) : string_array(dflt), *argv;
 
-	argv = sched_argv(tmpl, names, values, 4);
-	json_decref(tmpl);
-	return argv;
+	if (d != NULL && dflt == default_argv)
+		return sched_argv(d->argv, names, values, 4);
+	return sched_argv_words(dflt, names, values, 4);
 }
+
 
 static int
 differs(const char *a, const char *b)
@@ -68,12 +64,12 @@ differs(const char *a, const char *b)
 json_t *
 migration_action(const struct catalog *cat, const struct migration *m)
 {
-	long d = migration_duration(cat, m->to), back = migration_duration(cat,
-	    m->from);
-	char *undo_id = sched_format("%s~undo", m->id);
+	const struct cat_action_def *to = migration_def(cat, m->to);
+	const struct cat_action_def *from = migration_def(cat, m->from);
+	char *undo_id = sched_id_with(m->id, "~undo");
 	json_t *a = sched_action(m->id, m->phase, "migrate", m->vm,
-	    m->destination, command(cat, m->to, m->vm, m->source,
-	    m->destination, default_argv), NULL, d);
+	    m->destination, command(to, m->vm, m->source, m->destination,
+	    default_argv), NULL, duration_of(to));
 
 	json_object_set_new(a, "vm", jshare(m->vm));
 	json_object_set_new(a, "source", jshare(m->source));
@@ -81,15 +77,16 @@ migration_action(const struct catalog *cat, const struct migration *m)
 	if (differs(m->from.name, m->to.name))
 		json_object_set_new(a, "vm_upgrade", json_true());
 	/* moving back: the source's hypervisor takes the VM in again */
-	sched_add_undo(a, sched_step(undo_id, m->source, command(cat, m->from,
-	    m->vm, m->destination, m->source, default_argv), NULL, back));
+	sched_add_undo(a, sched_step(undo_id, m->source, command(from, m->vm,
+	    m->destination, m->source, default_argv), NULL,
+	    duration_of(from)));
 	free(undo_id);
 	if (m->replaceable) {
-		char *rid = sched_format("%s~replace", m->id);
+		char *rid = sched_id_with(m->id, "~replace");
 
 		json_object_set_new(a, "on_failure", sched_step(rid,
-		    m->destination, command(cat, m->to, m->vm, m->source,
-		    m->destination, replace_argv), NULL, d));
+		    m->destination, command(to, m->vm, m->source,
+		    m->destination, replace_argv), NULL, duration_of(to)));
 		free(rid);
 	}
 	return a;

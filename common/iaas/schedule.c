@@ -30,10 +30,12 @@ sched_stage(json_t *sched, const char *id, const char *phase)
 json_t *
 sched_group(json_t *groups, const char *id)
 {
-	json_t *actions = json_array();
+	json_t *group = json_object(), *actions = json_array();
 
-	json_array_append_new(groups, json_pack("{s:s, s:o}", "id", id,
-	    "actions", actions));
+	/* member by member: see sched_step */
+	json_object_set_new(group, "id", json_string(id));
+	json_object_set_new(group, "actions", actions);
+	json_array_append_new(groups, group);
 	return actions;
 }
 
@@ -90,6 +92,18 @@ sched_finish(json_t *sched, long limit)
 	json_object_set_new(sched, "concurrency", json_integer((json_int_t)widest));
 }
 
+/* placeholder: the index of the name among names that s is, or n. */
+static size_t
+placeholder(const char *s, const char *const *names, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (strcmp(s, names[k]) == 0)
+			break;
+	return k;
+}
+
 json_t *
 sched_argv(const json_t *tmpl, const char *const *names,
     const char *const *values, size_t n)
@@ -98,11 +112,7 @@ sched_argv(const json_t *tmpl, const char *const *names,
 	size_t i, k;
 
 	json_array_foreach(tmpl, i, v) {
-		const char *s = json_string_value(v);
-
-		for (k = 0; k < n; k++)
-			if (strcmp(s, names[k]) == 0)
-				break;
+		k = placeholder(json_string_value(v), names, n);
 		json_array_append_new(out, k < n ? jshare(values[k]) :
 		    json_incref(v));
 	}
@@ -110,10 +120,32 @@ sched_argv(const json_t *tmpl, const char *const *names,
 }
 
 json_t *
+sched_argv_words(const char *const *words, const char *const *names,
+    const char *const *values, size_t n)
+{
+	json_t *out = json_array();
+	size_t k;
+
+	for (; *words != NULL; words++) {
+		k = placeholder(*words, names, n);
+		json_array_append_new(out, jshare(k < n ? values[k] : *words));
+	}
+	return out;
+}
+
+/*
+ * The steps and actions are built member by member, not with json_pack:
+ * at 100,000 hosts batch-select builds a million of them, and parsing
+ * the format each time was a twentieth of its run.
+ */
+json_t *
 sched_step(const char *id, const char *host, json_t *argv,
     const char *manual, long duration)
 {
-	json_t *o = json_pack("{s:s, s:o}", "id", id, "host", jshare(host));
+	json_t *o = json_object();
+
+	json_object_set_new(o, "id", json_string(id));
+	json_object_set_new(o, "host", jshare(host));
 
 	if (argv != NULL)
 		json_object_set_new(o, "argv", argv);
@@ -128,9 +160,13 @@ sched_action(const char *id, const char *phase, const char *op,
     const char *resource, const char *host, json_t *argv,
     const char *manual, long duration)
 {
-	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o}", "id", id, "phase",
-	    jshare(phase), "op", jshare(op), "resource", jshare(resource),
-	    "host", jshare(host));
+	json_t *o = json_object();
+
+	json_object_set_new(o, "id", json_string(id));
+	json_object_set_new(o, "phase", jshare(phase));
+	json_object_set_new(o, "op", jshare(op));
+	json_object_set_new(o, "resource", jshare(resource));
+	json_object_set_new(o, "host", jshare(host));
 
 	if (argv != NULL)
 		json_object_set_new(o, "argv", argv);
@@ -145,6 +181,17 @@ void
 sched_add_undo(json_t *action, json_t *undo)
 {
 	json_array_append_new(json_object_get(action, "undo"), undo);
+}
+
+char *
+sched_id_with(const char *id, const char *suffix)
+{
+	size_t n = strlen(id), m = strlen(suffix);
+	char *s = xmalloc(n + m + 1);
+
+	memcpy(s, id, n);
+	memcpy(s + n, suffix, m + 1);
+	return s;
 }
 
 char *

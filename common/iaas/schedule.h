@@ -50,6 +50,9 @@ void sched_finish(json_t *sched, long limit);
  */
 json_t *sched_argv(const json_t *tmpl, const char *const *names,
     const char *const *values, size_t n);
+/* sched_argv_words: the same from a NULL-terminated C template. */
+json_t *sched_argv_words(const char *const *words, const char *const *names,
+    const char *const *values, size_t n);
 
 /*
  * sched_step: {id, host, argv | manual, duration}, the shape of undo
@@ -88,6 +91,11 @@ void sched_add_undo(json_t *action, json_t *undo);
 char *sched_task_name(const json_t *step, const json_t *action,
     const json_t *rg_action, const json_t *catalog);
 
+/*
+ * sched_id_with: id followed by suffix ("~undo", "~replace"), a new
+ * string (caller frees).
+ */
+char *sched_id_with(const char *id, const char *suffix);
 /* sched_format: a new string, printf-style (caller frees). */
 char *sched_format(const char *fmt, ...) DIAG_PRINTF(1, 2);
 

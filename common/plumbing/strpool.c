@@ -5,14 +5,22 @@
 #include "strpool.h"
 #include "xalloc.h"
 
-#define CHUNK_SIZE ((size_t)1 << 20)
+/*
+ * Chunks grow from 4 KiB to 1 MiB: a map of three ids (there are many)
+ * takes a page, not a megabyte, and one of a million takes a chunk per
+ * 1 MiB of ids.
+ */
+#define FIRST_CHUNK ((size_t)1 << 12)
+#define CHUNK_MAX ((size_t)1 << 20)
 
 /* room: a new chunk of at least n bytes. */
 static void
 room(struct strpool *p, size_t n)
 {
-	size_t size = n > CHUNK_SIZE ? n : CHUNK_SIZE;
+	size_t size = p->nchunks < 8 ? FIRST_CHUNK << p->nchunks : CHUNK_MAX;
 
+	if (size < n)
+		size = n;
 	p->chunks = xreallocarray(p->chunks, p->nchunks + 1,
 	    sizeof *p->chunks);
 	p->next = p->chunks[p->nchunks++] = xmalloc(size);

@@ -1,13 +1,16 @@
 /*
  * graph.c: unit tests of the graph primitives every planner builds on:
- * id numbering, CSR adjacency, deterministic topological order with a
- * cycle report, and union-find with order-independent representatives.
+ * id numbering and the pool of its copied ids, CSR adjacency,
+ * deterministic topological order with a cycle report, and union-find
+ * with order-independent representatives.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "digraph.h"
 #include "idmap.h"
+#include "strpool.h"
 #include "tap.h"
 #include "unionfind.h"
 
@@ -72,6 +75,41 @@ test_idmap_truncate(void)
 	}
 	is_long(bad, 0, "idmap_truncate: the ids forgotten can be added again");
 	idmap_free(&m);
+}
+
+/*
+ * strpool: copies made across chunks of growing size, and one longer
+ * than any chunk, all stay as they were copied.
+ */
+static void
+test_strpool(void)
+{
+	struct strpool p = { 0 };
+	const char *copies[20000], *big_copy = NULL;
+	char id[32], *big = malloc(3 << 20);
+	long i, bad = 0;
+
+	if (big == NULL)
+		abort();
+	memset(big, 'x', (3 << 20) - 1);
+	big[(3 << 20) - 1] = '\0';
+	for (i = 0; i < 20000; i++) {
+		snprintf(id, sizeof id, "tenant-%ld-vm", i);
+		copies[i] = strpool_copy(&p, id);
+		if (i == 10000)
+			big_copy = strpool_copy(&p, big);
+	}
+	for (i = 0; i < 20000; i++) {
+		snprintf(id, sizeof id, "tenant-%ld-vm", i);
+		if (strcmp(copies[i], id) != 0)
+			bad++;
+	}
+	is_long(bad, 0, "strpool: 20000 copies over many chunks intact");
+	ok(strcmp(big_copy, big) == 0, "strpool: a copy longer than a chunk");
+	ok(big_copy != big, "strpool: a copy is not the original");
+	strpool_free(&p);
+	is_long((long)p.nchunks, 0, "strpool: freed, the pool is empty");
+	free(big);
 }
 
 static void
@@ -163,6 +201,7 @@ main(void)
 {
 	test_idmap();
 	test_idmap_truncate();
+	test_strpool();
 	test_topo_order();
 	test_topo_cycle();
 	test_adjacency();

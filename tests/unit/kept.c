@@ -490,6 +490,10 @@ test_tenants(void)
 		    "2147483647, \"scaling_adjustment\": 2, \"cooldown\": 30}"),
 		    NULL },
 		{ SYS(T("t", "")), NULL },
+		{ SYS(T("t", "\n\t " VM("v1", "") " ,\n { \"id\" :\"v2\" ,"
+		    "\"host\":\"h1\"\r}\n")), NULL },
+		{ SYS(T("t", VM("v1", "") ",{\"id\": \"v\\\"2\", \"host\": "
+		    "\"h1\"}")), NULL },
 		{ SYS(T("t", VM("vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv"
 		    "vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv"
 		    "vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv"

@@ -1,5 +1,4 @@
 /* access.c: typed getters that report jq-style paths (see access.h). */
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,27 +47,35 @@ push_mark(struct access *a)
 	a->marks[a->depth++] = a->len;
 }
 
-/* is_identifier: keys jq lets you write bare, as in .foo_bar. */
-static int
-is_identifier(const char *key)
+/*
+ * identifier_length: the length of key when jq lets you write it bare,
+ * as in .foo_bar (ASCII letters, digits and '_', not first a digit);
+ * else 0.  One pass, without the locale's tables: a stage enters
+ * millions of keys.
+ */
+static size_t
+identifier_length(const char *key)
 {
-	const unsigned char *p = (const unsigned char *)key;
+	const char *p;
 
-	if (*p == '\0' || isdigit(*p))
+	if (*key >= '0' && *key <= '9')
 		return 0;
-	for (; *p != '\0'; p++)
-		if (!isalnum(*p) && *p != '_')
+	for (p = key; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || *p == '_'))
 			return 0;
-	return 1;
+	return (size_t)(p - key);
 }
 
 void
 access_enter_key(struct access *a, const char *key)
 {
+	size_t n = identifier_length(key);
+
 	push_mark(a);
 	append(a, ".", 1);
-	if (is_identifier(key)) {
-		append(a, key, strlen(key));
+	if (n > 0) {
+		append(a, key, n);
 		return;
 	}
 	append(a, "\"", 1);
@@ -239,10 +246,12 @@ acc_get(struct access *a, const json_t *obj, const char *key, int flags,
 }
 
 /*
- * GETTER: the common shape of the typed getters: look the member up,
- * enter its path, check it with the acc_as_ function, leave.
+ * GETTER: the common shape of the typed getters: look the member up;
+ * when it is of the type (is), take it (take); else enter its path and
+ * let the acc_as_ function (check) say what is wrong.  The path is only
+ * entered for the diagnostic: a stage reads millions of members.
  */
-#define GETTER(name, type, check)					\
+#define GETTER(name, type, is, take, check)				\
 int									\
 name(struct access *a, const json_t *obj, const char *key, int flags,	\
     type out)								\
@@ -252,17 +261,29 @@ name(struct access *a, const json_t *obj, const char *key, int flags,	\
 									\
 	if (r != 0)							\
 		return r;						\
+	if (is(v)) {							\
+		*out = take(v);						\
+		return 0;						\
+	}								\
 	access_enter_key(a, key);					\
 	r = check;							\
 	access_leave(a);						\
 	return r;							\
 }
 
-GETTER(acc_get_string, const char **, acc_as_string(a, v, out))
-GETTER(acc_get_int, json_int_t *, acc_as_int(a, v, out))
-GETTER(acc_get_number, double *, acc_as_number(a, v, out))
-GETTER(acc_get_object, json_t **, (*out = v, acc_as_object(a, v)))
-GETTER(acc_get_array, json_t **, (*out = v, acc_as_array(a, v)))
+/* the value itself, for the getters of objects and arrays */
+#define AS_IS(v) (v)
+
+GETTER(acc_get_string, const char **, json_is_string, json_string_value,
+    acc_as_string(a, v, out))
+GETTER(acc_get_int, json_int_t *, json_is_integer, json_integer_value,
+    acc_as_int(a, v, out))
+GETTER(acc_get_number, double *, json_is_number, json_number_value,
+    acc_as_number(a, v, out))
+GETTER(acc_get_object, json_t **, json_is_object, AS_IS,
+    (*out = v, acc_as_object(a, v)))
+GETTER(acc_get_array, json_t **, json_is_array, AS_IS,
+    (*out = v, acc_as_array(a, v)))
 
 int
 acc_get_int_range(struct access *a, const json_t *obj, const char *key,

@@ -25,6 +25,25 @@ test_paths(void)
 	is_str(access_path(&a), ".tenants[3].\"x-my key\"",
 	    "path: keys that are not identifiers are quoted as jq does");
 	access_leave(&a);
+	access_enter_key(&a, "_a9_Z");
+	is_str(access_path(&a), ".tenants[3]._a9_Z",
+	    "path: letters, digits and '_' make an identifier");
+	access_leave(&a);
+	access_enter_key(&a, "9a");
+	is_str(access_path(&a), ".tenants[3].\"9a\"",
+	    "path: a key that starts with a digit is quoted");
+	access_leave(&a);
+	access_enter_key(&a, "");
+	is_str(access_path(&a), ".tenants[3].\"\"", "path: the empty key");
+	access_leave(&a);
+	access_enter_key(&a, "a\"b\\c");
+	is_str(access_path(&a), ".tenants[3].\"a\\\"b\\\\c\"",
+	    "path: quotes and backslashes in a key are escaped");
+	access_leave(&a);
+	access_enter_key(&a, "h\xc3\xb4te");
+	is_str(access_path(&a), ".tenants[3].\"h\xc3\xb4te\"",
+	    "path: a key with a letter outside ASCII is quoted");
+	access_leave(&a);
 	access_leave(&a);
 	access_leave(&a);
 	access_leave(&a);	/* one too many: stays at the root */

@@ -12,7 +12,21 @@
 static void
 test_paths(void)
 {
+	static const struct { const char *key, *path, *what; } keys[] = {
+		{ "x-my key", ".tenants[3].\"x-my key\"",
+		  "path: keys that are not identifiers are quoted as jq does" },
+		{ "_a9_Z", ".tenants[3]._a9_Z",
+		  "path: letters, digits and '_' make an identifier" },
+		{ "9a", ".tenants[3].\"9a\"",
+		  "path: a key that starts with a digit is quoted" },
+		{ "", ".tenants[3].\"\"", "path: the empty key" },
+		{ "a\"b\\c", ".tenants[3].\"a\\\"b\\\\c\"",
+		  "path: quotes and backslashes in a key are escaped" },
+		{ "h\xc3\xb4te", ".tenants[3].\"h\xc3\xb4te\"",
+		  "path: a key with a letter outside ASCII is quoted" },
+	};
 	struct access a;
+	size_t i;
 
 	access_init(&a, "f.json");
 	is_str(access_path(&a), ".", "path: the root is '.'");
@@ -21,29 +35,11 @@ test_paths(void)
 	access_enter_key(&a, "max");
 	is_str(access_path(&a), ".tenants[3].max", "path: keys and indices");
 	access_leave(&a);
-	access_enter_key(&a, "x-my key");
-	is_str(access_path(&a), ".tenants[3].\"x-my key\"",
-	    "path: keys that are not identifiers are quoted as jq does");
-	access_leave(&a);
-	access_enter_key(&a, "_a9_Z");
-	is_str(access_path(&a), ".tenants[3]._a9_Z",
-	    "path: letters, digits and '_' make an identifier");
-	access_leave(&a);
-	access_enter_key(&a, "9a");
-	is_str(access_path(&a), ".tenants[3].\"9a\"",
-	    "path: a key that starts with a digit is quoted");
-	access_leave(&a);
-	access_enter_key(&a, "");
-	is_str(access_path(&a), ".tenants[3].\"\"", "path: the empty key");
-	access_leave(&a);
-	access_enter_key(&a, "a\"b\\c");
-	is_str(access_path(&a), ".tenants[3].\"a\\\"b\\\\c\"",
-	    "path: quotes and backslashes in a key are escaped");
-	access_leave(&a);
-	access_enter_key(&a, "h\xc3\xb4te");
-	is_str(access_path(&a), ".tenants[3].\"h\xc3\xb4te\"",
-	    "path: a key with a letter outside ASCII is quoted");
-	access_leave(&a);
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		access_enter_key(&a, keys[i].key);
+		is_str(access_path(&a), keys[i].path, keys[i].what);
+		access_leave(&a);
+	}
 	access_leave(&a);
 	access_leave(&a);
 	access_leave(&a);	/* one too many: stays at the root */

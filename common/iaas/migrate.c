@@ -54,7 +54,6 @@ command(const struct cat_action_def *d, const char *vm, const char *source,
 	return sched_argv_words(dflt, names, values, 4);
 }
 
-
 static int
 differs(const char *a, const char *b)
 {

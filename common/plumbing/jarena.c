@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "jarena.h"
+#include "prefault.h"
 #include "sanitized.h"
 
 #define CHUNK_SIZE ((size_t)4 << 20)
@@ -27,6 +28,7 @@ new_chunk(size_t size)
 
 	if (c == NULL)
 		return NULL;
+	prefault(c + 1, size);	/* it is filled before the next is made */
 	c->next = chunks;
 	chunks = c;
 	return c;

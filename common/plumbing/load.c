@@ -4,12 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "diag.h"
 #include "exitcodes.h"
 #include "jbuild.h"
 #include "jscan.h"
 #include "load.h"
+#include "prefault.h"
 #include "xalloc.h"
 
 static int
@@ -42,14 +44,33 @@ input_limit(void)
 }
 
 /*
+ * first_cap: for a regular file, room for all of it, the NUL and a byte
+ * more, so that it is read into a buffer faulted in at once; else 64 KiB
+ * to start with.
+ */
+static size_t
+first_cap(FILE *fp, size_t limit)
+{
+	struct stat st;
+
+	if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size <= 0)
+		return 65536;
+	return (uintmax_t)st.st_size > limit ? limit + 2 :
+	    (size_t)st.st_size + 2;
+}
+
+/*
  * read_stream: slurp fp into a NUL-terminated buffer, refusing more
  * than input_limit() bytes (the buffer never grows past that plus 2).
  */
 static int
 read_stream(const char *name, FILE *fp, char **bufp, size_t *lenp)
 {
-	size_t len = 0, cap = 65536, n, limit = input_limit();
+	size_t len = 0, n, limit = input_limit(), cap = first_cap(fp, limit);
 	char *buf = xmalloc(cap);
+
+	prefault(buf, cap);
 
 	while ((n = fread(buf + len, 1, cap - len - 1, fp)) > 0) {
 		len += n;

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prefault.h"
 #include "strpool.h"
 #include "xalloc.h"
 
@@ -24,6 +25,7 @@ room(struct strpool *p, size_t n)
 	p->chunks = xreallocarray(p->chunks, p->nchunks + 1,
 	    sizeof *p->chunks);
 	p->next = p->chunks[p->nchunks++] = xmalloc(size);
+	prefault(p->next, size);
 	p->end = p->next + size;
 }
 

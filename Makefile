@@ -31,9 +31,14 @@ ifdef SANITIZE
 B := build-san
 SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
+LTO :=
 else
 B := build
 SAN_FLAGS :=
+# Link-time optimization inlines across files (access.c's getters,
+# idmap's probes, jscan): batch-select at 100,000 hosts is about 10 %
+# faster.  make LTO= builds without it.
+LTO ?= -flto=auto
 endif
 
 WARN := -Wall -Wextra -Werror
@@ -53,8 +58,9 @@ ARGP_LIBS = $(shell printf '#include <argp.h>\nint main(int c, char **v) { retur
 
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(SAN_FLAGS) \
-	-Icommon/plumbing -DUPKIT_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(CFLAGS)
-ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
+	-Icommon/plumbing -DUPKIT_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(LTO) \
+	$(CFLAGS)
+ALL_LDFLAGS = $(SAN_FLAGS) $(LTO) $(LDFLAGS)
 LIBS_ALL = $(PKG_LIBS) $(ARGP_LIBS) -lm
 
 TOOLS := $(sort $(notdir $(wildcard cmd/*)))

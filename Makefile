@@ -6,6 +6,7 @@
 #   make demo       install build dependencies, run the bundled example
 #   make install    PREFIX=/usr/local DESTDIR= (staged installs)
 #   make DEV=1      stricter warnings for development
+#   make LTO=       without link-time optimization
 #   make SANITIZE=address,undefined   sanitized build in build-san/
 #
 # A tool is a folder cmd/<tool>/ of .c files.  Adding a folder adds a

@@ -9,6 +9,8 @@
 #define CHUNK_SIZE ((size_t)4 << 20)
 /* Larger blocks get a chunk of their own, so chunks stay well used. */
 #define BIG_BLOCK (CHUNK_SIZE / 8)
+/* The room a scope starts with at least (jarena_enter). */
+#define SCOPE_ROOM (CHUNK_SIZE / 8)
 
 struct chunk {
 	struct chunk *next;
@@ -28,10 +30,29 @@ new_chunk(size_t size)
 
 	if (c == NULL)
 		return NULL;
-	prefault(c + 1, size);	/* it is filled before the next is made */
+	/*
+	 * A chunk after the first is filled before the next is made; the
+	 * first may hold a small document's few kilobytes, and faulting
+	 * in 4 MiB would cost a small run more than it reads.
+	 */
+	if (chunks != NULL)
+		prefault(c + 1, size);
 	c->next = chunks;
 	chunks = c;
 	return c;
+}
+
+/* start_chunk: small blocks come from a new chunk from now on. */
+static int
+start_chunk(void)
+{
+	struct chunk *c = new_chunk(CHUNK_SIZE);
+
+	if (c == NULL)
+		return -1;
+	next_free = (char *)(c + 1);
+	chunk_end = next_free + CHUNK_SIZE;
+	return 0;
 }
 
 /* arena_malloc: 8-byte aligned, as jansson's structures need. */
@@ -46,12 +67,8 @@ arena_malloc(size_t size)
 	size = (size + 7) & ~(size_t)7;
 	if (size > BIG_BLOCK)
 		return (c = new_chunk(size)) ? (void *)(c + 1) : NULL;
-	if (size > (size_t)(chunk_end - next_free)) {
-		if ((c = new_chunk(CHUNK_SIZE)) == NULL)
-			return NULL;
-		next_free = (char *)(c + 1);
-		chunk_end = next_free + CHUNK_SIZE;
-	}
+	if (size > (size_t)(chunk_end - next_free) && start_chunk() < 0)
+		return NULL;
 	p = next_free;
 	next_free += size;
 	return p;
@@ -83,6 +100,16 @@ jarena_drop(json_t *v)
 void
 jarena_enter(struct jarena_scope *s)
 {
+#if !UPKIT_SANITIZED
+	/*
+	 * A scope that starts near the end of a chunk would have each
+	 * element of a walk make a chunk of its own, fault it in and let
+	 * go of it: the scope starts a chunk (kept) instead.  A failure
+	 * shows at the first allocation.
+	 */
+	if (active && (size_t)(chunk_end - next_free) < SCOPE_ROOM)
+		(void)start_chunk();
+#endif
 	s->chunks = chunks;
 	s->next_free = next_free;
 	s->chunk_end = chunk_end;

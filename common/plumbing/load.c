@@ -71,7 +71,6 @@ read_stream(const char *name, FILE *fp, char **bufp, size_t *lenp)
 	char *buf = xmalloc(cap);
 
 	prefault(buf, cap);
-
 	while ((n = fread(buf + len, 1, cap - len - 1, fp)) > 0) {
 		len += n;
 		if (len > limit) {

@@ -5,8 +5,9 @@
  * virtual machine a page fault per 4 KiB page costs more than the
  * writing: 0.8-3.9 s for 1.5 GiB, against 0.4-1.0 s when the same pages
  * are faulted in by madvise(MADV_POPULATE_WRITE).  So the large blocks
- * that are written in full soon after they are made (the input buffer,
- * the arena's and the string pools' chunks) are faulted in at once.
+ * that are written in full soon after they are made are faulted in at
+ * once: the buffer that holds an input file, the arena's chunks after
+ * the first (jarena.c) and the string pools' chunks from 64 KiB.
  */
 #ifndef UPKIT_PREFAULT_H
 #define UPKIT_PREFAULT_H

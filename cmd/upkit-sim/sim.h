@@ -248,8 +248,6 @@ int summary_run(const struct options *o, json_t *doc);
 int progress_run(const struct options *o, json_t *doc);
 /* fingerprint_run: the digest upgrade-loop compares (fingerprint.c). */
 int fingerprint_run(const struct options *o, json_t *doc);
-/* progress_of: "done", "suspended" or "running" (see upkit-sim(1)). */
-const char *progress_of(const json_t *doc);
 
 /* simulate.c: the default mode. */
 int simulate_run(const struct options *o, json_t *doc);

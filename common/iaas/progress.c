@@ -1,0 +1,153 @@
+/*
+ * progress.c: how far an upgrade is, told from a state document
+ * (progress.h).
+ */
+#include <string.h>
+
+#include "jtext.h"
+#include "jwalk.h"
+#include "progress.h"
+
+/*
+ * The loop asks for its progress twice an iteration, of documents of
+ * tens of megabytes at 10,000 hosts: the graph's vertices and the
+ * schedule's stages are read from their text (jtext.h), where a stand-in
+ * holds it, and nothing of them is built.
+ */
+
+/* text_is: the JSON string at v[0 .. n) is s. */
+static int
+text_is(const char *v, size_t n, const char *s)
+{
+	json_t *built;
+	int r;
+
+	if (n < 2 || v[0] != '"')
+		return 0;
+	if (memchr(v, '\\', n) == NULL)
+		return n - 2 == strlen(s) && memcmp(v + 1, s, n - 2) == 0;
+	built = json_loadb(v, n, JSON_DECODE_ANY, NULL);
+	r = json_is_string(built) && strcmp(json_string_value(built), s) == 0;
+	json_decref(built);
+	return r;
+}
+
+/* no_groups: no stage of stages (a stand-in or an array) has a group. */
+static int
+no_groups(const json_t *stages)
+{
+	const struct jtext *t = jtext_stand_in(stages);
+	const char *e, *g;
+	size_t n, gn;
+	struct jwalk w;
+	const json_t *st;
+	size_t j;
+
+	if (t == NULL) {
+		json_array_foreach(stages, j, st)
+			if (json_array_size(json_object_get(st, "groups")) > 0)
+				return 0;
+		return 1;
+	}
+	jwalk_begin(&w, t->text, t->len);
+	while (jwalk_next(&w, NULL, NULL, &e, &n))
+		if (jwalk_member(e, n, "groups", &g, &gn) && g[0] == '[' &&
+		    g[1 + strspn(g + 1, " \t\r\n")] != ']')
+			return 0;
+	return 1;
+}
+
+/* nothing_to_run: the schedules of this iteration hold no action. */
+static int
+nothing_to_run(const json_t *doc)
+{
+	const json_t *mig = json_object_get(doc, "migrations"), *sub, *st;
+	size_t i, j;
+
+	if (!no_groups(json_object_get(json_object_get(doc, "schedule"),
+	    "stages")))
+		return 0;
+	if (mig == NULL || json_string_value(json_object_get(mig, "status")) == NULL ||
+	    strcmp(json_string_value(json_object_get(mig, "status")),
+	    "planned") != 0)
+		return 1;
+	json_array_foreach(json_object_get(mig, "sub_iterations"), i, sub)
+		json_array_foreach(json_object_get(json_object_get(sub,
+		    "schedule"), "stages"), j, st)
+			if (json_array_size(json_object_get(st, "groups")) > 0)
+				return 0;
+	return 1;
+}
+
+/* all_settled: every change set completed or failed, no undo pending. */
+static int
+all_settled(const json_t *doc)
+{
+	const json_t *reqs = json_object_get(json_object_get(doc, "requests"),
+	    "requests"), *r, *cs;
+	json_t *done = json_string("done");
+	size_t i, j;
+	int settled = reqs != NULL;
+
+	json_array_foreach(reqs, i, r)
+		json_array_foreach(json_object_get(r, "change_sets"), j, cs) {
+			const char *st = json_string_value(json_object_get(cs,
+			    "status"));
+			const json_t *undo = json_object_get(cs, "undo");
+
+			if (st == NULL || (strcmp(st, "completed") != 0 &&
+			    strcmp(st, "failed") != 0))
+				settled = 0;
+			if (undo != NULL && !json_equal(json_object_get(undo,
+			    "status"), done))
+				settled = 0;
+		}
+	json_decref(done);
+	return settled;
+}
+
+/*
+ * left_out: a resource of the resource graph is still deactivated, as
+ * a failed upgrade, or its undo, can leave it: the upgrade is not over
+ * until batch-select has planned bringing it back into service (or
+ * suspended, naming why it cannot).
+ */
+static int
+left_out(const json_t *rg)
+{
+	const struct jtext *t = jtext_stand_in(json_object_get(rg,
+	    "vertices"));
+	const char *e, *s;
+	size_t i, n, sn;
+	struct jwalk w;
+	const json_t *v;
+
+	if (t != NULL) {
+		jwalk_begin(&w, t->text, t->len);
+		while (jwalk_next(&w, NULL, NULL, &e, &n))
+			if (jwalk_member(e, n, "activation_status", &s, &sn) &&
+			    text_is(s, sn, "deactivated"))
+				return 1;
+		return 0;
+	}
+	json_array_foreach(json_object_get(rg, "vertices"), i, v)
+		if (json_is_string(json_object_get(v, "activation_status")) &&
+		    strcmp(json_string_value(json_object_get(v,
+		    "activation_status")), "deactivated") == 0)
+			return 1;
+	return 0;
+}
+
+const char *
+state_progress(const json_t *doc)
+{
+	const json_t *batch = json_object_get(doc, "batch");
+	const json_t *rg = json_object_get(doc, "resource_graph");
+
+	if (all_settled(doc) && !left_out(rg))
+		return "done";
+	if (batch != NULL && json_equal(json_object_get(batch, "iteration"),
+	    json_object_get(rg, "iteration")) && nothing_to_run(doc))
+		return "suspended";
+	return "running";
+}

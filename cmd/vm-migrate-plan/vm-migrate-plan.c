@@ -8,16 +8,21 @@
  * section replaced.
  */
 #include <argp.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "diag.h"
 #include "exitcodes.h"
+#include "fingerprint.h"
 #include "jarena.h"
 #include "jshare.h"
 #include "jtext.h"
 #include "load.h"
 #include "output.h"
+#include "progress.h"
 #include "sla.h"
 #include "state.h"
 #include "vmp.h"
@@ -27,7 +32,9 @@ static const char usage_doc[] =
     "partition to the new one.\vWith no FILE, or when FILE is -, read "
     "standard input.  Exit status: 0 done, 64 usage, 65 invalid input, "
     "66 cannot open, "
-    "71 out of memory, 74 I/O error.";
+    "71 out of memory, 73 cannot write the progress file, 74 I/O error.";
+
+enum { OPT_PROGRESS_FILE = 256 };
 
 static const struct argp_option option_list[] = {
 	{ "new-capacity", 'k', "N", 0, "K': VMs a host of the new partition "
@@ -37,6 +44,9 @@ static const struct argp_option option_list[] = {
 	{ "order", 'O', "ORDER", 0, "Which VMs move first: hosts (the "
 	  "default: empty the old hosts holding fewest VMs, whole hosts) or "
 	  "groups (the paper's: tenants with most old VMs first)", 0 },
+	{ "progress-file", OPT_PROGRESS_FILE, "FILE", 0, "Also write to FILE "
+	  "the plan's progress and fingerprint, the two lines upkit-sim "
+	  "--progress --fingerprint prints of the output", 0 },
 	{ 0 }
 };
 
@@ -65,6 +75,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		else
 			argp_error(state, "--order: '%s' is neither hosts nor "
 			    "groups", arg);
+		break;
+	case OPT_PROGRESS_FILE:
+		o->progress_file = arg;
 		break;
 	case ARGP_KEY_ARG:
 		o->file = cli_one_input(state, o->file, arg);
@@ -117,6 +130,29 @@ vmp_free(struct vmp *p)
 	plan_inputs_free(&p->in);
 }
 
+/*
+ * write_progress: upgrade-loop's two questions of the plan, answered
+ * before it is written, so that the loop does not read it back.
+ */
+static int
+write_progress(const char *file, const json_t *doc)
+{
+	char digest[STATE_FINGERPRINT_SIZE];
+	FILE *fp = fopen(file, "w");
+
+	if (fp == NULL) {
+		diag_error(file, "%s", strerror(errno));
+		return EXIT_CANTCREAT;
+	}
+	state_fingerprint(doc, digest);
+	fprintf(fp, "%s\n%s\n", state_progress(doc), digest);
+	if (fclose(fp) != 0) {
+		diag_error(file, "%s", strerror(errno));
+		return EXIT_CANTCREAT;
+	}
+	return EXIT_OK;
+}
+
 static int
 plan(const struct options *o, json_t *doc)
 {
@@ -137,7 +173,10 @@ plan(const struct options *o, json_t *doc)
 			find_ready(&p);
 			plan_migrations(&p);
 			state_put(doc, SECTION_MIGRATIONS, ordered(&p));
-			status = output_json(doc, &o->output);
+			status = o->progress_file == NULL ? EXIT_OK :
+			    write_progress(o->progress_file, doc);
+			if (status == EXIT_OK)
+				status = output_json(doc, &o->output);
 		}
 	}
 	vmp_free(&p);
@@ -163,6 +202,9 @@ main(int argc, char **argv)
 	 * passes through as text (jtext.h)
 	 */
 	static const char *const reads[] = { "catalog", "batch", NULL };
+	/* --progress-file: the change sets' statuses too (progress.h) */
+	static const char *const progress_reads[] = { "catalog", "batch",
+		"requests", NULL };
 	struct options o = { .reservation = SLA_RESERVE_EXACT,
 	    .order = ORDER_HOSTS,
 	    .failover = FAILOVER_OPTS_DEFAULT };
@@ -172,7 +214,8 @@ main(int argc, char **argv)
 	cli_init(argv);
 	jarena_start();
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
-	status = load_document_reading(o.file, reads, &doc);
+	status = load_document_reading(o.file, o.progress_file != NULL ?
+	    progress_reads : reads, &doc);
 	if (status == EXIT_OK) {
 		status = plan(&o, doc);
 		jarena_drop(doc);

@@ -32,6 +32,7 @@ struct options {
 	enum move_order order;	/* -O */
 	struct failover_opts failover;	/* -f, -r, -p */
 	struct output_opts output;	/* -c */
+	const char *progress_file;	/* --progress-file */
 };
 
 /* conditions.c: what each move relies on, by host and VM (action ids). */

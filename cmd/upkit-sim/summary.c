@@ -5,7 +5,8 @@
  * impacted VMs per violation (min and max), average total violation
  * time per tenant and the quadratic proportional penalty per tenant, in
  * units of the penalty rate q (q * sum over violations of d * n^2, d in
- * seconds, n the tenant's VMs out).  Also the loop's progress.
+ * seconds, n the tenant's VMs out).  Also prints the loop's progress
+ * (common/iaas/progress.h).
  */
 #include <math.h>
 #include <stdio.h>

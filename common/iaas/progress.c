@@ -1,19 +1,15 @@
 /*
  * progress.c: how far an upgrade is, told from a state document
- * (progress.h).
+ * (progress.h).  The loop asks it of documents of tens of megabytes at
+ * 10,000 hosts: the graph's vertices and the schedule's stages are read
+ * from their text (jtext.h), where a stand-in holds it, and nothing of
+ * them is built.
  */
 #include <string.h>
 
 #include "jtext.h"
 #include "jwalk.h"
 #include "progress.h"
-
-/*
- * The loop asks for its progress twice an iteration, of documents of
- * tens of megabytes at 10,000 hosts: the graph's vertices and the
- * schedule's stages are read from their text (jtext.h), where a stand-in
- * holds it, and nothing of them is built.
- */
 
 /* text_is: the JSON string at v[0 .. n) is s. */
 static int

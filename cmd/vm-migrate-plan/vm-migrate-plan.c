@@ -130,6 +130,10 @@ vmp_free(struct vmp *p)
 	plan_inputs_free(&p->in);
 }
 
+/* progress_made: write_progress created the file (main removes it when
+ * the plan could not be written after all). */
+static int progress_made;
+
 /*
  * write_progress: upgrade-loop's two questions of the plan, answered
  * before it is written, so that the loop does not read it back.
@@ -144,6 +148,7 @@ write_progress(const char *file, const json_t *doc)
 		diag_error(file, "%s", strerror(errno));
 		return EXIT_CANTCREAT;
 	}
+	progress_made = 1;
 	state_fingerprint(doc, digest);
 	fprintf(fp, "%s\n%s\n", state_progress(doc), digest);
 	if (fclose(fp) != 0) {
@@ -223,5 +228,9 @@ main(int argc, char **argv)
 	jshare_clear();
 	jtext_end();
 	jarena_end();
-	return output_close(status);
+	status = output_close(status);
+	/* no answers without the plan they answer for */
+	if (status != EXIT_OK && progress_made)
+		(void)remove(o.progress_file);
+	return status;
 }

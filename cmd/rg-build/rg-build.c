@@ -19,6 +19,7 @@
 #include "jshare.h"
 #include "load.h"
 #include "output.h"
+#include "progress.h"
 #include "rgb.h"
 #include "state.h"
 #include "xalloc.h"
@@ -28,7 +29,9 @@ static const char usage_doc[] =
     "FILE is the previous state document (- for standard input); without "
     "it, standard input is read unless --system is given.  "
     "Exit status: 0 done, 64 usage, 65 invalid input, 66 cannot open, "
-    "71 out of memory, 74 I/O error.";
+    "71 out of memory, 73 cannot write the progress file, 74 I/O error.";
+
+enum { OPT_PROGRESS_FILE = 256 };
 
 static const struct argp_option option_list[] = {
 	{ "system", 's', "FILE", 0, "The system configuration (a system "
@@ -38,6 +41,9 @@ static const struct argp_option option_list[] = {
 	{ "request", 'r', "FILE", 0, "A new upgrade request (repeatable)", 0 },
 	{ "dot", 'd', 0, 0, "Write the resource graph in Graphviz dot "
 	  "instead of the document", 0 },
+	{ "progress-file", OPT_PROGRESS_FILE, "FILE", 0, "Also write to FILE "
+	  "the document's progress, the line upkit-sim --progress prints of "
+	  "the output", 0 },
 	{ 0 }
 };
 
@@ -62,10 +68,16 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	case 'd':
 		o->dot = 1;
 		break;
+	case OPT_PROGRESS_FILE:
+		o->progress_file = arg;
+		break;
 	case ARGP_KEY_ARG:
 		o->state = cli_one_input(state, o->state, arg);
 		break;
 	case ARGP_KEY_END:
+		if (o->dot && o->progress_file != NULL)
+			argp_error(state, "--dot writes no document for "
+			    "--progress-file to answer for");
 		if (o->state == NULL && o->system == NULL)
 			o->state = "-";
 		break;
@@ -162,6 +174,25 @@ plan(struct rgb *b)
 	return EXIT_OK;
 }
 
+/*
+ * write_progress: upgrade-loop's question of the graph, "done?",
+ * answered before the document is written, from the graph as built.
+ */
+static int
+write_progress(const struct rgb *b)
+{
+	json_t *iteration = json_integer(b->iteration);
+	int deactivated = 0, status;
+	size_t i;
+
+	for (i = 0; i < b->out.nv && !deactivated; i++)
+		deactivated = b->out.v[i].deactivated;
+	status = progress_file_write(b->opt->progress_file,
+	    state_progress_of(b->doc, iteration, deactivated), NULL);
+	json_decref(iteration);
+	return status;
+}
+
 static int
 write_result(struct rgb *b)
 {
@@ -181,7 +212,9 @@ write_result(struct rgb *b)
 	state_put(b->doc, SECTION_REQUESTS, request_model_to_json(&b->model));
 	/* an empty section to fill: it keeps its place in the document */
 	state_put(b->doc, SECTION_RESOURCE_GRAPH, json_object());
-	status = output_json_with(b->doc, &b->opt->output,
+	status = b->opt->progress_file == NULL ? EXIT_OK : write_progress(b);
+	if (status == EXIT_OK)
+		status = output_json_with(b->doc, &b->opt->output,
 	    state_section(b->doc, SECTION_RESOURCE_GRAPH), rgraph_write,
 	    &b->out);
 	jarena_drop(old);
@@ -221,5 +254,5 @@ main(int argc, char **argv)
 	jtext_end();
 	jarena_end();
 	free(o.requests);
-	return output_close(status);
+	return progress_file_close(output_close(status));
 }

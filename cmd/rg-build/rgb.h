@@ -52,6 +52,7 @@ struct options {
 	const char **requests;
 	size_t nrequests;
 	int dot;
+	const char *progress_file;	/* --progress-file */
 	struct output_opts output;	/* -c */
 };
 

@@ -8,13 +8,11 @@
  * section replaced.
  */
 #include <argp.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "diag.h"
 #include "exitcodes.h"
 #include "fingerprint.h"
 #include "jarena.h"
@@ -130,10 +128,6 @@ vmp_free(struct vmp *p)
 	plan_inputs_free(&p->in);
 }
 
-/* progress_made: write_progress created the file (main removes it when
- * the plan could not be written after all). */
-static int progress_made;
-
 /*
  * write_progress: upgrade-loop's two questions of the plan, answered
  * before it is written, so that the loop does not read it back.
@@ -142,20 +136,9 @@ static int
 write_progress(const char *file, const json_t *doc)
 {
 	char digest[STATE_FINGERPRINT_SIZE];
-	FILE *fp = fopen(file, "w");
 
-	if (fp == NULL) {
-		diag_error(file, "%s", strerror(errno));
-		return EXIT_CANTCREAT;
-	}
-	progress_made = 1;
 	state_fingerprint(doc, digest);
-	fprintf(fp, "%s\n%s\n", state_progress(doc), digest);
-	if (fclose(fp) != 0) {
-		diag_error(file, "%s", strerror(errno));
-		return EXIT_CANTCREAT;
-	}
-	return EXIT_OK;
+	return progress_file_write(file, state_progress(doc), digest);
 }
 
 static int
@@ -228,9 +211,5 @@ main(int argc, char **argv)
 	jshare_clear();
 	jtext_end();
 	jarena_end();
-	status = output_close(status);
-	/* no answers without the plan they answer for */
-	if (status != EXIT_OK && progress_made)
-		(void)remove(o.progress_file);
-	return status;
+	return progress_file_close(output_close(status));
 }

@@ -28,27 +28,63 @@ text_is(const char *v, size_t n, const char *s)
 	return r;
 }
 
+/* stages_text_idle: no stage of the stages' text s[0 .. n) has a group. */
+static int
+stages_text_idle(const char *s, size_t n)
+{
+	const char *e, *g;
+	size_t en, gn;
+	struct jwalk w;
+
+	jwalk_begin(&w, s, n);
+	while (jwalk_next(&w, NULL, NULL, &e, &en))
+		if (jwalk_member(e, en, "groups", &g, &gn) && g[0] == '[' &&
+		    g[1 + strspn(g + 1, " \t\r\n")] != ']')
+			return 0;
+	return 1;
+}
+
 /* no_groups: no stage of stages (a stand-in or an array) has a group. */
 static int
 no_groups(const json_t *stages)
 {
 	const struct jtext *t = jtext_stand_in(stages);
-	const char *e, *g;
-	size_t n, gn;
-	struct jwalk w;
 	const json_t *st;
 	size_t j;
 
+	if (t != NULL)
+		return stages_text_idle(t->text, t->len);
+	json_array_foreach(stages, j, st)
+		if (json_array_size(json_object_get(st, "groups")) > 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * subs_idle: no schedule of the sub-iterations (a stand-in, as a tool
+ * that passes the migrations on holds them, or an array) has a group.
+ */
+static int
+subs_idle(const json_t *subs)
+{
+	const struct jtext *t = jtext_stand_in(subs);
+	const char *e, *sc, *st;
+	size_t en, scn, stn, i;
+	struct jwalk w;
+	const json_t *sub;
+
 	if (t == NULL) {
-		json_array_foreach(stages, j, st)
-			if (json_array_size(json_object_get(st, "groups")) > 0)
+		json_array_foreach(subs, i, sub)
+			if (!no_groups(json_object_get(json_object_get(sub,
+			    "schedule"), "stages")))
 				return 0;
 		return 1;
 	}
 	jwalk_begin(&w, t->text, t->len);
-	while (jwalk_next(&w, NULL, NULL, &e, &n))
-		if (jwalk_member(e, n, "groups", &g, &gn) && g[0] == '[' &&
-		    g[1 + strspn(g + 1, " \t\r\n")] != ']')
+	while (jwalk_next(&w, NULL, NULL, &e, &en))
+		if (jwalk_member(e, en, "schedule", &sc, &scn) &&
+		    jwalk_member(sc, scn, "stages", &st, &stn) &&
+		    st[0] == '[' && !stages_text_idle(st, stn))
 			return 0;
 	return 1;
 }
@@ -57,22 +93,15 @@ no_groups(const json_t *stages)
 static int
 nothing_to_run(const json_t *doc)
 {
-	const json_t *mig = json_object_get(doc, "migrations"), *sub, *st;
-	size_t i, j;
+	const json_t *mig = json_object_get(doc, "migrations");
+	const char *status = json_string_value(json_object_get(mig, "status"));
 
 	if (!no_groups(json_object_get(json_object_get(doc, "schedule"),
 	    "stages")))
 		return 0;
-	if (mig == NULL || json_string_value(json_object_get(mig, "status")) == NULL ||
-	    strcmp(json_string_value(json_object_get(mig, "status")),
-	    "planned") != 0)
+	if (status == NULL || strcmp(status, "planned") != 0)
 		return 1;
-	json_array_foreach(json_object_get(mig, "sub_iterations"), i, sub)
-		json_array_foreach(json_object_get(json_object_get(sub,
-		    "schedule"), "stages"), j, st)
-			if (json_array_size(json_object_get(st, "groups")) > 0)
-				return 0;
-	return 1;
+	return subs_idle(json_object_get(mig, "sub_iterations"));
 }
 
 /* all_settled: every change set completed or failed, no undo pending. */
@@ -135,15 +164,24 @@ left_out(const json_t *rg)
 }
 
 const char *
-state_progress(const json_t *doc)
+state_progress_of(const json_t *doc, const json_t *rg_iteration,
+    int deactivated)
 {
 	const json_t *batch = json_object_get(doc, "batch");
-	const json_t *rg = json_object_get(doc, "resource_graph");
 
-	if (all_settled(doc) && !left_out(rg))
+	if (all_settled(doc) && !deactivated)
 		return "done";
 	if (batch != NULL && json_equal(json_object_get(batch, "iteration"),
-	    json_object_get(rg, "iteration")) && nothing_to_run(doc))
+	    rg_iteration) && nothing_to_run(doc))
 		return "suspended";
 	return "running";
+}
+
+const char *
+state_progress(const json_t *doc)
+{
+	const json_t *rg = json_object_get(doc, "resource_graph");
+
+	return state_progress_of(doc, json_object_get(rg, "iteration"),
+	    left_out(rg));
 }

@@ -1,7 +1,8 @@
 /*
  * progress.h: how far an upgrade is, as upgrade-loop(1) asks it of each
  * iteration's documents: upkit-sim --progress prints it of a file, and
- * vm-migrate-plan --progress-file of the plan it writes.
+ * rg-build and vm-migrate-plan --progress-file of the document they
+ * write.
  */
 #ifndef UPKIT_PROGRESS_H
 #define UPKIT_PROGRESS_H
@@ -15,5 +16,24 @@
  * of the iteration holds an action; else "running" (upkit-sim(1)).
  */
 const char *state_progress(const json_t *doc);
+/*
+ * state_progress_of: state_progress for a tool that holds the resource
+ * graph in its own structures (rg-build --progress-file): its iteration
+ * (a JSON integer) and whether any of its resources is deactivated are
+ * given, the rest is read from doc.
+ */
+const char *state_progress_of(const json_t *doc, const json_t *rg_iteration,
+    int deactivated);
+
+/*
+ * progress_file_write: write progress, and digest unless NULL, a line
+ * each, to file; EXIT_CANTCREAT, with a diagnostic, if it cannot be
+ * written.  progress_file_close(status), given the tool's final status,
+ * removes the file again unless status is EXIT_OK: no answers without
+ * the document they answer for.  Returns status.
+ */
+int progress_file_write(const char *file, const char *progress,
+    const char *digest);
+int progress_file_close(int status);
 
 #endif

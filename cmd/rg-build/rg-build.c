@@ -12,6 +12,7 @@
 #include <argp.h>
 #include <stdlib.h>
 
+#include "answer_file.h"
 #include "cli.h"
 #include "exitcodes.h"
 #include "jarena.h"
@@ -187,7 +188,7 @@ write_progress(const struct rgb *b)
 
 	for (i = 0; i < b->out.nv && !deactivated; i++)
 		deactivated = b->out.v[i].deactivated;
-	status = progress_file_write(b->opt->progress_file,
+	status = answer_file_write(b->opt->progress_file,
 	    state_progress_of(b->doc, iteration, deactivated), NULL);
 	json_decref(iteration);
 	return status;
@@ -254,5 +255,5 @@ main(int argc, char **argv)
 	jtext_end();
 	jarena_end();
 	free(o.requests);
-	return progress_file_close(output_close(status));
+	return answer_file_close(output_close(status));
 }

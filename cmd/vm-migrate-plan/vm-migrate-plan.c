@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answer_file.h"
 #include "cli.h"
 #include "exitcodes.h"
 #include "fingerprint.h"
@@ -138,7 +139,7 @@ write_progress(const char *file, const json_t *doc)
 	char digest[STATE_FINGERPRINT_SIZE];
 
 	state_fingerprint(doc, digest);
-	return progress_file_write(file, state_progress(doc), digest);
+	return answer_file_write(file, state_progress(doc), digest);
 }
 
 static int
@@ -211,5 +212,5 @@ main(int argc, char **argv)
 	jshare_clear();
 	jtext_end();
 	jarena_end();
-	return progress_file_close(output_close(status));
+	return answer_file_close(output_close(status));
 }

@@ -25,15 +25,4 @@ const char *state_progress(const json_t *doc);
 const char *state_progress_of(const json_t *doc, const json_t *rg_iteration,
     int deactivated);
 
-/*
- * progress_file_write: write progress, and digest unless NULL, a line
- * each, to file; EXIT_CANTCREAT, with a diagnostic, if it cannot be
- * written.  progress_file_close(status), given the tool's final status,
- * removes the file again unless status is EXIT_OK: no answers without
- * the document they answer for.  Returns status.
- */
-int progress_file_write(const char *file, const char *progress,
-    const char *digest);
-int progress_file_close(int status);
-
 #endif

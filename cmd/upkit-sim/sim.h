@@ -38,6 +38,7 @@ struct options {
 	long rolling;			/* --rolling N: batch size */
 	long samples;			/* --samples M: 0 means all */
 	int table;			/* --table: text instead of JSON */
+	const char *summary_file;	/* --summary-file FILE */
 	struct output_opts output;	/* -c */
 };
 
@@ -241,10 +242,10 @@ struct agg {
 void agg_add(struct agg *g, const struct tenant_totals *t, size_t n,
     ms_t duration, long iterations, long nvms);
 json_t *agg_json(const struct agg *g, const char *method);
-/* summary_table: a Markdown table row, after its header if asked. */
-void summary_table(FILE *fp, const json_t *sum, int header);
 int summary_write(const struct options *o, json_t *sum);
 int summary_run(const struct options *o, json_t *doc);
+/* summary_of: the summary of the run that ended with doc (a new value). */
+json_t *summary_of(const json_t *doc);
 int progress_run(const struct options *o, json_t *doc);
 /* fingerprint_run: the digest upgrade-loop compares (fingerprint.c). */
 int fingerprint_run(const struct options *o, json_t *doc);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "answer_file.h"
 #include "catalog.h"
 #include "exitcodes.h"
 #include "jtext.h"
@@ -213,6 +214,20 @@ sim_free(struct sim *s)
 	free(s->timeline_done);
 }
 
+/*
+ * write_summary: what upkit-sim --summary prints of doc, for the loop
+ * to keep as the measures so far, without reading doc back.
+ */
+static int
+write_summary(const char *file, const json_t *doc)
+{
+	json_t *sum = summary_of(doc);
+	int status = answer_file_json(file, sum);
+
+	json_decref(sum);
+	return status;
+}
+
 int
 simulate_run(const struct options *o, json_t *doc)
 {
@@ -235,8 +250,11 @@ simulate_run(const struct options *o, json_t *doc)
 	}
 	if (status == EXIT_OK) {
 		state_put(doc, SECTION_REPORT, sim_report(&s));
-		status = output_json(doc, &o->output);
+		if (o->summary_file != NULL)
+			status = write_summary(o->summary_file, doc);
 	}
+	if (status == EXIT_OK)
+		status = output_json(doc, &o->output);
 	sim_free(&s);
 	return status;
 }

@@ -20,6 +20,7 @@
 #include "progress.h"
 #include "sim.h"
 #include "state.h"
+#include "summary_table.h"
 #include "xalloc.h"
 
 void
@@ -71,38 +72,6 @@ agg_json(const struct agg *g, const char *method)
 	    mean(g->penalty, g->tenant_runs), "app_outage_ms_per_tenant",
 	    mean(g->app_ms, g->tenant_runs), "outage_ms_per_vm",
 	    mean(g->vm_outage_ms, (long)g->vms));
-}
-
-static double
-num(const json_t *sum, const char *key, const char *sub)
-{
-	const json_t *v = json_object_get(sum, key);
-
-	if (sub != NULL)
-		v = json_object_get(v, sub);
-	return (double)json_integer_value(v);
-}
-
-void
-summary_table(FILE *fp, const json_t *sum, int header)
-{
-	if (header)
-		fputs("| Method | Total duration (s) | Violations per tenant, "
-		    "min | max | Impacted VMs per violation, min | max | "
-		    "Total violation per tenant (s) | Penalty per tenant | "
-		    "Application outage per tenant (s) | Outage per VM (s) |\n"
-		    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", fp);
-	fprintf(fp, "| %s | %.2f | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f q "
-	    "| %.2f | %.2f |\n", json_string_value(json_object_get(sum,
-	    "method")), num(sum, "duration_ms", NULL) / 1000,
-	    num(sum, "violations_per_tenant", "min"),
-	    num(sum, "violations_per_tenant", "max"),
-	    num(sum, "vms_per_violation", "min"),
-	    num(sum, "vms_per_violation", "max"),
-	    num(sum, "violation_ms_per_tenant", NULL) / 1000,
-	    num(sum, "penalty_ms_per_tenant", NULL) / 1000,
-	    num(sum, "app_outage_ms_per_tenant", NULL) / 1000,
-	    num(sum, "outage_ms_per_vm", NULL) / 1000);
 }
 
 /* summary_write: sum (stolen) as JSON, or as a table with --table. */
@@ -175,11 +144,12 @@ count_vms(const json_t *system)
 }
 
 /*
- * summary_run: the summary of a loop run, from the totals the last
- * simulated report carries (sim_report_check() has checked them).
+ * summary_of: the summary of a loop run, from the totals the last
+ * simulated report carries (sim_report_check() has checked them, or
+ * upkit-sim has just made them).
  */
-int
-summary_run(const struct options *o, json_t *doc)
+json_t *
+summary_of(const json_t *doc)
 {
 	const json_t *rep = json_object_get(doc, "report");
 	const json_t *sim = json_object_get(rep, "sim");
@@ -199,5 +169,11 @@ summary_run(const struct options *o, json_t *doc)
 	sum = agg_json(&g, "upkit");
 	json_object_set_new(sum, "outcome", json_string(state_progress(doc)));
 	json_object_set(sum, "tenants", (json_t *)tenants);
-	return summary_write(o, sum);
+	return sum;
+}
+
+int
+summary_run(const struct options *o, json_t *doc)
+{
+	return summary_write(o, summary_of(doc));
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "answer_file.h"
 #include "cli.h"
 #include "exitcodes.h"
 #include "jarena.h"
@@ -22,7 +23,8 @@
 #include "state.h"
 #include "sysconf.h"
 
-enum { OPT_SUMMARY = 256, OPT_PROGRESS, OPT_TABLE, OPT_FINGERPRINT };
+enum { OPT_SUMMARY = 256, OPT_PROGRESS, OPT_TABLE, OPT_FINGERPRINT,
+	OPT_SUMMARY_FILE };
 
 static const char usage_doc[] =
     "Run the upgrade schedules of a state document in simulation and "
@@ -32,7 +34,7 @@ static const char usage_doc[] =
     "With no FILE, or when FILE is -, read standard input.  SECONDS may "
     "have up to three decimals.  Exit status: 0 done, 64 usage, 65 "
     "invalid input, 66 cannot open, 70 internal error, "
-    "71 out of memory, 74 I/O error.";
+    "71 out of memory, 73 cannot write the summary file, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
 	{ "fail", 'f', "ID", 0, "The action or undo step ID fails "
@@ -64,6 +66,9 @@ static const struct argp_option option_list[] = {
 	  "last (with --progress: after it)", 0 },
 	{ "table", OPT_TABLE, 0, 0, "With -b or --summary: a Markdown table "
 	  "instead of JSON", 0 },
+	{ "summary-file", OPT_SUMMARY_FILE, "FILE", 0, "When simulating: also "
+	  "write to FILE what --summary prints of the output, as compact "
+	  "JSON", 0 },
 	{ 0 }
 };
 
@@ -141,6 +146,14 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_TABLE:
 		o->table = 1;
+		break;
+	case OPT_SUMMARY_FILE:
+		o->summary_file = arg;
+		break;
+	case ARGP_KEY_END:
+		if (o->summary_file != NULL && o->mode != MODE_SIMULATE)
+			argp_error(state, "--summary-file: only when simulating "
+			    "an iteration");
 		break;
 	case ARGP_KEY_ARG:
 		o->file = cli_one_input(state, o->file, arg);
@@ -288,5 +301,5 @@ main(int argc, char **argv)
 	jshare_clear();
 	jtext_end();
 	jarena_end();
-	return output_close(status);
+	return answer_file_close(output_close(status));
 }

@@ -70,7 +70,7 @@ BINS := $(TOOLS:%=$(B)/bin/%)
 # ha-assign, osu-run, osu-worker) sit on the plumbing alone, and cannot
 # include the model's headers.
 IAAS_TOOLS := ansible-plan ansible-report batch-select cg-coarsen osu-ctl \
-	rg-build upkit-import upkit-show upkit-sim upkit-validate \
+	rg-build upgrade-loop upkit-import upkit-show upkit-sim upkit-validate \
 	vm-migrate-plan
 PLUMBING_SRC := $(sort $(wildcard common/plumbing/*.c))
 IAAS_SRC := $(sort $(wildcard common/iaas/*.c))

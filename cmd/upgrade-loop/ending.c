@@ -1,0 +1,121 @@
+/*
+ * ending.c: what the loop's endings read of the last documents: the
+ * change sets that did not complete, why the upgrade waits, and the
+ * advice of the last batch (batch-select(1), Advice when nothing goes).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exitcodes.h"
+#include "loop.h"
+#include "xalloc.h"
+
+static json_t *
+read_or_die(const struct loop *l, long n, const char *name,
+    const char *const *reads)
+{
+	char *file = iter_path(l, n, name);
+	json_t *doc = read_sections(file, reads);
+
+	if (doc == NULL)
+		die(EXIT_SOFTWARE, "%s: cannot read it back", file);
+	free(file);
+	return doc;
+}
+
+/* text_of: a string's text; anything else as jq's string interpolation
+ * has it, for the cases that matter here (null). */
+static const char *
+text_of(const json_t *v)
+{
+	return json_is_string(v) ? json_string_value(v) : "null";
+}
+
+/* unfinished_sets: the change sets of iteration n's graph that did not
+ * complete, with their status, as "R/S (status), ...". */
+char *
+unfinished_sets(const struct loop *l, long n)
+{
+	static const char *const reads[] = { "requests", NULL };
+	json_t *doc = read_or_die(l, n, "1-rg.json", reads);
+	const json_t *r, *cs;
+	char *text = xstrdup(""), *more;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(json_object_get(doc, "requests"),
+	    "requests"), i, r)
+		json_array_foreach(json_object_get(r, "change_sets"), j, cs) {
+			const char *st = json_string_value(json_object_get(cs,
+			    "status"));
+
+			if (st != NULL && strcmp(st, "completed") == 0)
+				continue;
+			more = xasprintf("%s%s%s/%s (%s)", text, *text ? ", " : "",
+			    text_of(json_object_get(r, "id")),
+			    text_of(json_object_get(cs, "id")),
+			    text_of(json_object_get(cs, "status")));
+			free(text);
+			text = more;
+		}
+	done_reading(doc);
+	return text;
+}
+
+/* why_suspended: the reason iteration n's plan gives for waiting. */
+char *
+why_suspended(const struct loop *l, long n)
+{
+	static const char *const reads[] = { "batch", "migrations", NULL };
+	json_t *doc = read_or_die(l, n, "4-migrations.json", reads);
+	const json_t *why = json_object_get(json_object_get(doc, "batch"),
+	    "reason");
+	char *text;
+
+	if (why == NULL || json_is_null(why) || json_is_false(why))
+		why = json_object_get(json_object_get(doc, "migrations"),
+		    "note");
+	text = xstrdup(json_is_string(why) ? json_string_value(why) :
+	    "nothing can run");
+	done_reading(doc);
+	return text;
+}
+
+/* advice_of: the texts of iteration n's batch's advice, an array. */
+json_t *
+advice_of(const struct loop *l, long n)
+{
+	static const char *const reads[] = { "batch", NULL };
+	json_t *doc = read_or_die(l, n, "4-migrations.json", reads), *texts,
+	    *a;
+	size_t i;
+
+	texts = json_array();
+	json_array_foreach(json_object_get(json_object_get(doc, "batch"),
+	    "advice"), i, a) {
+		const json_t *t = json_object_get(a, "text");
+
+		json_array_append_new(texts, t != NULL ? json_deep_copy(t) :
+		    json_null());
+	}
+	done_reading(doc);
+	return texts;
+}
+
+/* advises_hosts: iteration n's batch advises adding hosts. */
+int
+advises_hosts(const struct loop *l, long n)
+{
+	static const char *const reads[] = { "batch", NULL };
+	json_t *doc = read_or_die(l, n, "3-batch.json", reads), *a;
+	size_t i;
+	int hosts = 0;
+
+	json_array_foreach(json_object_get(json_object_get(doc, "batch"),
+	    "advice"), i, a) {
+		const char *kind = json_string_value(json_object_get(a, "kind"));
+
+		hosts |= kind != NULL && strcmp(kind, "add-hosts") == 0;
+	}
+	done_reading(doc);
+	return hosts;
+}

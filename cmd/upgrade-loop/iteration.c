@@ -1,0 +1,410 @@
+/*
+ * iteration.c: one iteration, the steps not finished yet; each step's
+ * output is kept in DIR/iter-N, so that a resumed loop starts where the
+ * last one stopped (upgrade-loop(1), What survives a kill).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "exitcodes.h"
+#include "loop.h"
+#include "xalloc.h"
+
+/*
+ * The steps write compact JSON (-c): at 1,000 hosts a state document is
+ * less than half the size, and reading and writing it is most of a
+ * stage's time.
+ */
+
+/*
+ * refresh_step: the system as the refresh program observes it before
+ * iteration n, kept as iter-N/0-system, once: a resumed loop plans from
+ * the same observation.  It only reads the cloud, so a killed one is
+ * simply run again.
+ */
+static void
+refresh_step(struct loop *l, long n, struct args *rg)
+{
+	char *file = iter_path(l, n, "0-system");
+	struct args argv = { 0 };
+	int st;
+
+	if (!is_file(file)) {
+		args_add(&argv, l->o->refresh);
+		args_add_all(&argv, &l->o->refresh_args);
+		if ((st = step_save(l, file, "/dev/null", argv.v)) != 0)
+			die(EXIT_SOFTWARE, "iteration %ld: the refresh program "
+			    "'%s' failed with status %d; nothing of this "
+			    "iteration ran: run again to retry", n,
+			    l->o->refresh, st);
+		args_free(&argv);
+	}
+	args_add(rg, "-s");
+	args_add(rg, file);
+	free(file);
+}
+
+static void
+rg_step(struct loop *l, long n, const char *out)
+{
+	struct args argv = { 0 }, found = { 0 };
+	char *s, *inputs = xasprintf("%s/inputs", l->dir), *progress,
+	    *prefix = xasprintf("added-%ld-", n);
+	size_t i;
+
+	progress = iter_path(l, n, "1-progress.txt");
+	args_add(&argv, "rg-build");
+	args_add(&argv, "-c");
+	args_add(&argv, "--progress-file");
+	args_add(&argv, progress);
+	if (n == 1) {
+		s = xasprintf("%s/system", inputs);
+		args_add(&argv, "-s");
+		args_add(&argv, s);
+		free(s);
+		s = xasprintf("%s/catalog", inputs);
+		args_add(&argv, "-k");
+		args_add(&argv, s);
+		free(s);
+		names_with_prefix(inputs, "request-", &found);
+	} else {
+		s = iter_path(l, n - 1, "5-report.json");
+		args_add(&argv, s);
+		free(s);
+		if (l->o->refresh != NULL)
+			refresh_step(l, n, &argv);
+	}
+	names_with_prefix(inputs, prefix, &found);
+	for (i = 0; i < found.n; i++)
+		if (is_file(found.v[i])) {
+			args_add(&argv, "-r");
+			args_add(&argv, found.v[i]);
+		}
+	step_pure(l, out, argv.v);
+	l->built = n;
+	args_free(&found);
+	args_free(&argv);
+	free(prefix);
+	free(progress);
+	free(inputs);
+}
+
+/*
+ * two_lines: text's first line, ended where it ends, and its second, in
+ * *second ("" if none).
+ */
+static void
+two_lines(char *text, char **second)
+{
+	char *nl = strchr(text, '\n');
+
+	*second = nl != NULL ? nl + 1 : text + strlen(text);
+	if (nl != NULL)
+		*nl = '\0';
+	(*second)[strcspn(*second, "\n")] = '\0';
+}
+
+/*
+ * graph_done: iteration n's graph says the upgrade is done: read from
+ * iter-N/1-progress.txt, which rg-build wrote before the graph, when
+ * this loop just ran rg-build, else asked of upkit-sim.
+ */
+static int
+graph_done(struct loop *l, long n)
+{
+	char *file, *p = NULL;
+	struct args argv = { 0 };
+	int done;
+
+	if (l->built == n) {
+		file = iter_path(l, n, "1-progress.txt");
+		p = first_line(file);
+		free(file);
+	}
+	if (p == NULL || *p == '\0') {
+		free(p);
+		file = iter_path(l, n, "1-rg.json");
+		args_of(&argv, "upkit-sim", "--progress", file, (char *)NULL);
+		(void)capture(argv.v, &p);
+		args_free(&argv);
+		free(file);
+		p[strcspn(p, "\n")] = '\0';
+	}
+	done = strcmp(p, "done") == 0;
+	free(p);
+	return done;
+}
+
+/* set_fingerprint: fps[n] = fp (taken). */
+static void
+set_fingerprint(struct loop *l, long n, char *fp)
+{
+	size_t cap = l->nfps;
+
+	if ((size_t)n >= l->nfps) {
+		l->nfps = (size_t)n + 16;
+		l->fps = xreallocarray(l->fps, l->nfps, sizeof *l->fps);
+		memset(l->fps + cap, 0, (l->nfps - cap) * sizeof *l->fps);
+	}
+	free(l->fps[n]);
+	l->fps[n] = fp;
+}
+
+/*
+ * plan_answers: the progress of iteration n's plan, and its
+ * fingerprint.  When this loop just ran vm-migrate-plan, it wrote both
+ * to iter-N/4-progress.txt before the plan; else (a resumed loop)
+ * upkit-sim reads them of the plan, both in one read.
+ */
+static void
+plan_answers(struct loop *l, long n)
+{
+	char *file, *text = NULL, *fp = NULL;
+	struct args argv = { 0 };
+	int st;
+
+	if (l->answered == n) {
+		file = iter_path(l, n, "4-progress.txt");
+		if ((text = read_text(file, NULL)) != NULL)
+			two_lines(text, &fp);
+		free(file);
+	}
+	if (fp == NULL || *fp == '\0') {
+		free(text);
+		file = iter_path(l, n, "4-migrations.json");
+		args_of(&argv, "upkit-sim", "--progress", "--fingerprint", file,
+		    (char *)NULL);
+		st = capture(argv.v, &text);
+		args_free(&argv);
+		free(file);
+		if (st != 0)
+			die_tool(st, "iteration %ld: 'upkit-sim --progress "
+			    "--fingerprint' failed with status %d", n, st);
+		two_lines(text, &fp);
+	}
+	snprintf(l->plan_progress, sizeof l->plan_progress, "%s", text);
+	set_fingerprint(l, n, xstrdup(fp));
+	free(text);
+}
+
+/*
+ * repeats: iteration n plans what n - 1 did on an unchanged system, with
+ * no failed attempt counted in between: nothing would change.  Each
+ * fingerprint is asked once (a resumed loop asks for n - 1's).
+ */
+static int
+repeats(struct loop *l, long n)
+{
+	char *last, *fp;
+	struct args argv = { 0 };
+	int st;
+
+	if (n <= 1)
+		return l->fps[n][0] == '\0';
+	last = iter_path(l, n - 1, "4-migrations.json");
+	if (!is_file(last)) {
+		free(last);
+		return l->fps[n][0] == '\0';
+	}
+	if ((size_t)(n - 1) >= l->nfps || l->fps[n - 1] == NULL) {
+		args_of(&argv, "upkit-sim", "--fingerprint", last, (char *)NULL);
+		st = capture(argv.v, &fp);
+		args_free(&argv);
+		if (st != 0)
+			die_tool(st, "iteration %ld: 'upkit-sim --fingerprint' "
+			    "failed with status %d", n - 1, st);
+		fp[strcspn(fp, "\n")] = '\0';
+		set_fingerprint(l, n - 1, fp);
+	}
+	free(last);
+	return strcmp(l->fps[n], l->fps[n - 1]) == 0;
+}
+
+/*
+ * check_plan: the independent checker on iteration n's plan, kept in
+ * iter-N/4-check.txt; a plan that breaks the guarantee is not actuated.
+ */
+static int
+check_plan(struct loop *l, long n)
+{
+	char *out, *tmp, *text, *argv[3];
+	size_t i, lines;
+	int st;
+
+	if (l->o->nocheck)
+		return 1;
+	out = iter_path(l, n, "4-check.txt");
+	tmp = new_tmp(out);
+	argv[0] = xasprintf("%s/upkit-check", l->scripts);
+	argv[1] = iter_path(l, n, "4-migrations.json");
+	argv[2] = NULL;
+	st = run_into(argv, tmp);
+	if (rename(tmp, out) != 0)
+		die(EXIT_IOERR, "%s: %s", out, strerror(errno));
+	if (st != 0) {
+		fprintf(stderr, "upgrade-loop: iteration %ld: the plan breaks "
+		    "the guarantee, not actuated (%s):\n", n, out);
+		text = read_text(out, NULL);
+		for (i = 0, lines = 0; text != NULL && text[i] != '\0' &&
+		    lines < 5; i++)
+			lines += text[i] == '\n';
+		if (text != NULL)
+			fwrite(text, 1, i, stderr);
+		free(text);
+	}
+	free(argv[0]);
+	free(argv[1]);
+	free(tmp);
+	free(out);
+	return st == 0;
+}
+
+/*
+ * mark_started: made before the actuator starts, removed once its
+ * report is kept: a run that did not finish is never started again
+ * unseen.  The file is empty and its time is the run's start: on ext4,
+ * removing a file that holds data took 4 to 11 ms right after the
+ * actuator's run, an empty one a few microseconds.
+ */
+static void
+mark_started(const char *file)
+{
+	char *tmp = new_tmp(file);
+
+	if (rename(tmp, file) != 0)
+		die(EXIT_IOERR, "%s: %s", file, strerror(errno));
+	free(tmp);
+}
+
+/* actuate: the actuator's step, on a plan that may run. */
+static enum state
+actuate(struct loop *l, long n, const char *plan, const char *report)
+{
+	char *started = iter_path(l, n, "5-report.started"), *live = NULL,
+	    *summary = NULL;
+	struct args argv = { 0 };
+	enum state state = ST_RUNNING;
+	int st;
+
+	if (is_file(started)) {
+		if (!l->o->rerun && !l->sim) {
+			free(started);
+			return ST_INTERRUPTED;
+		}
+		say(l, "iteration %ld: running the actuator again (its last "
+		    "run did not finish)", n);
+	}
+	if (!check_plan(l, n))
+		state = ST_REFUSED;
+	else if (repeats(l, n))
+		state = ST_REPEATED;
+	if (state != ST_RUNNING) {
+		free(started);
+		return state;
+	}
+	mark_started(started);
+	if (l->live)
+		live = xasprintf("iteration %ld: %.60s: actuator running", n,
+		    went_down(l, n));
+	args_add(&argv, l->act.v[0]);
+	if (l->sim) {
+		summary = iter_path(l, n, "5-summary.json");
+		args_add(&argv, "--summary-file");
+		args_add(&argv, summary);
+	}
+	for (size_t i = 1; i < l->act.n; i++)
+		args_add(&argv, l->act.v[i]);
+	st = step_act(l, report, plan, argv.v, live);
+	if (st != 0 && l->sim) {
+		(void)unlink(started);
+		die_tool(st, "5-report.json: 'upkit-sim' failed with status %d",
+		    st);
+	}
+	if (st != 0) {
+		l->act_status = st;
+		state = ST_INTERRUPTED;
+	} else {
+		l->acted = n;
+		(void)unlink(started);
+		tell_progress(l, n);
+	}
+	args_free(&argv);
+	free(summary);
+	free(live);
+	free(started);
+	return state;
+}
+
+/* plan_steps: the planning steps of iteration n not done yet. */
+static void
+plan_steps(struct loop *l, long n, const char *rg, const char *cg,
+    const char *batch, const char *plan)
+{
+	struct args argv = { 0 };
+	char *progress;
+
+	if (!is_file(cg)) {
+		args_of(&argv, "cg-coarsen", "-c", rg, (char *)NULL);
+		step_pure(l, cg, argv.v);
+		args_free(&argv);
+	}
+	if (!is_file(batch)) {
+		args_add(&argv, "batch-select");
+		args_add(&argv, "-c");
+		args_add_all(&argv, &l->o->batch_args);
+		args_add(&argv, cg);
+		step_pure(l, batch, argv.v);
+		args_free(&argv);
+	}
+	if (!is_file(plan)) {
+		progress = iter_path(l, n, "4-progress.txt");
+		args_add(&argv, "vm-migrate-plan");
+		args_add(&argv, "-c");
+		args_add_all(&argv, &l->o->plan_args);
+		args_add(&argv, "--progress-file");
+		args_add(&argv, progress);
+		args_add(&argv, batch);
+		step_pure(l, plan, argv.v);
+		l->answered = n;
+		args_free(&argv);
+		free(progress);
+	}
+}
+
+enum state
+iteration(struct loop *l, long n)
+{
+	char *it = xasprintf("%s/iter-%ld", l->dir, n),
+	    *rg = iter_path(l, n, "1-rg.json"),
+	    *cg = iter_path(l, n, "2-cg.json"),
+	    *batch = iter_path(l, n, "3-batch.json"),
+	    *plan = iter_path(l, n, "4-migrations.json"),
+	    *report = iter_path(l, n, "5-report.json");
+	enum state state = ST_RUNNING;
+
+	if (mkdir(it, 0777) != 0 && errno != EEXIST)
+		die(EXIT_CANTCREAT, "%s: %s", it, strerror(errno));
+	if (!is_file(rg))
+		rg_step(l, n, rg);
+	if (graph_done(l, n)) {
+		state = ST_DONE;
+	} else {
+		plan_steps(l, n, rg, cg, batch, plan);
+		plan_answers(l, n);
+		if (strcmp(l->plan_progress, "suspended") == 0)
+			state = ST_SUSPENDED;
+		else if (!is_file(report))
+			state = actuate(l, n, plan, report);
+	}
+	free(report);
+	free(plan);
+	free(batch);
+	free(cg);
+	free(rg);
+	free(it);
+	return state;
+}

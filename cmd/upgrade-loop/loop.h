@@ -1,0 +1,134 @@
+/*
+ * loop.h: upgrade-loop, upkit iterations until the upgrade is over
+ * (seed 000 III.B, Fig. 4):
+ *
+ *   rg-build | cg-coarsen | batch-select | vm-migrate-plan | actuator
+ *
+ * each step's output kept in the state directory, so that a loop that
+ * is killed resumes where it was and never runs an action twice.  See
+ * upgrade-loop(1).
+ */
+#ifndef UPKIT_LOOP_H
+#define UPKIT_LOOP_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+/* Exit statuses beyond sysexits: upgrade-loop(1). */
+enum {
+	LOOP_FAILED_SETS = 1,	/* done, some change sets not completed */
+	LOOP_STOPPED = 2,	/* -n reached */
+	LOOP_INTERRUPTED = 3	/* an actuator run did not finish */
+};
+
+/* args: a NULL-terminated argument vector that grows. */
+struct args {
+	char **v;
+	size_t n, cap;
+};
+void args_add(struct args *a, const char *s);
+void args_add_all(struct args *a, const struct args *from);
+void args_of(struct args *a, const char *first, ...)
+    __attribute__((sentinel));
+void args_free(struct args *a);
+
+struct options {
+	const char *actuator;		/* -a: sim, ansible or a program */
+	const char *dir;		/* -d */
+	long max;			/* -n */
+	const char *system, *catalog;	/* -s, -k */
+	struct args requests, added;	/* -r, -A */
+	struct args batch_args;		/* -B */
+	struct args plan_args;		/* -M */
+	const char *refresh;		/* -U, --refresh */
+	struct args refresh_args;	/* -u */
+	struct args actuator_args;	/* after the options */
+	int quiet, nocheck, rerun;	/* -q, -C, -R */
+};
+
+/* How an iteration ended (iteration.c). */
+enum state { ST_RUNNING, ST_DONE, ST_SUSPENDED, ST_REFUSED, ST_REPEATED,
+	ST_INTERRUPTED };
+
+struct loop {
+	const struct options *o;
+	const char *dir;		/* the state directory */
+	const char *scripts;		/* upkit-check, actuate-ansible */
+	struct args act;		/* the actuator and its arguments */
+	int sim;			/* the actuator is upkit-sim */
+	int live;			/* progress on a terminal */
+	long built, answered, acted;	/* iterations this process ran
+					   rg-build, vm-migrate-plan, the
+					   actuator for */
+	char **fps;			/* fingerprints, by iteration */
+	size_t nfps;
+	char plan_progress[16];		/* of the last plan */
+	long step_secs;			/* the last step's seconds */
+	int act_status;			/* the failed actuator's status */
+	long down_iter;			/* down_text is of this iteration */
+	char *down_text;
+};
+
+/* say.c: messages on standard error, a line each. */
+_Noreturn void die(int status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+_Noreturn void die_freeing(int status, char *msg);
+_Noreturn void die_tool(int status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void say(const struct loop *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+char *clock_text(long secs);
+
+/* files.c: the state directory's files. */
+int exists(const char *path);
+int is_file(const char *path);
+char *iter_path(const struct loop *l, long n, const char *name);
+void names_with_prefix(const char *dir, const char *prefix, struct args *out);
+int copy_file(const char *from, const char *to);
+int same_file_content(const char *a, const char *b);
+void remove_tree(const char *path);
+char *read_text(const char *path, size_t *lenp);
+char *first_line(const char *path);
+void write_text_atomically(const char *path, const char *text);
+json_t *read_sections(const char *file, const char *const *reads);
+void done_reading(json_t *doc);
+
+/* step.c: running the steps, each under a supervisor. */
+void steps_init(void);
+int step_save(struct loop *l, const char *file, const char *in,
+    char *const argv[]);
+int step_act(struct loop *l, const char *file, const char *in,
+    char *const argv[], const char *live_what);
+void step_pure(struct loop *l, const char *file, char *const argv[]);
+int capture(char *const argv[], char **out);
+int capture_quietly(char *const argv[], char **out);
+int run_into(char *const argv[], const char *out);
+char *new_tmp(const char *path);
+int status_of(int wstatus);
+
+/* setup.c: options checked, the lock, the inputs. */
+void setup(struct loop *l);
+
+/* iteration.c */
+enum state iteration(struct loop *l, long n);
+
+/* tell.c: what a person watching the loop sees. */
+const char *went_down(struct loop *l, long n);
+void tell_progress(struct loop *l, long n);
+
+/* summarize.c: summary.json and summary.txt. */
+void summarize(struct loop *l, long last_iter, const char *last,
+    const char *outcome, long count, const char *reason,
+    const json_t *advice);
+
+/* ending.c: what the endings read of the last documents. */
+char *unfinished_sets(const struct loop *l, long n);
+char *why_suspended(const struct loop *l, long n);
+json_t *advice_of(const struct loop *l, long n);
+int advises_hosts(const struct loop *l, long n);
+
+/* jqdump.c: JSON as jq . lays it out. */
+void jq_dump(FILE *fp, const json_t *v);
+void jq_number(FILE *fp, double d);
+
+#endif

@@ -182,7 +182,8 @@ void
 write_text_atomically(const char *path, const char *text)
 {
 	char *tmp = new_tmp(path);
-	FILE *fp = fopen(tmp, "we");
+	int fd = open(tmp, O_WRONLY | O_CLOEXEC);	/* new: no O_TRUNC */
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
 
 	if (fp == NULL || fputs(text, fp) == EOF || fclose(fp) != 0 ||
 	    rename(tmp, path) != 0)

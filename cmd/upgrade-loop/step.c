@@ -301,7 +301,9 @@ run_step(struct loop *l, const char *in, const char *tmp,
 		    "to resume");
 	if ((fin = open(in, O_RDONLY | O_CLOEXEC)) < 0)
 		die(EXIT_NOINPUT, "%s: %s", in, strerror(errno));
-	if ((fout = open(tmp, O_WRONLY | O_TRUNC | O_CLOEXEC)) < 0)
+	/* tmp is new and empty: O_TRUNC would have ext4 write it back at
+	 * close (auto_da_alloc), in the step's time */
+	if ((fout = open(tmp, O_WRONLY | O_CLOEXEC)) < 0)
 		die(EXIT_CANTCREAT, "%s: %s", tmp, strerror(errno));
 	if ((step = start_step(argv, fin, fout)) < 0)
 		die(EXIT_OSERR, "cannot start a step: %s", strerror(errno));
@@ -395,7 +397,7 @@ step_pure(struct loop *l, const char *file, char *const argv[])
 }
 
 /*
- * capture_err: run argv (stdin /dev/null, stderr err, no supervisor: it
+ * capture_err: run argv (stdin /dev/null, stderr err, no watchdog: it
  * only reads) and take its standard output; its status.
  */
 static int
@@ -444,11 +446,14 @@ capture_quietly(char *const argv[], char **out)
 	return capture_err(argv, out, 1);
 }
 
-/* run_into: argv with stdout the file out (no supervisor); its status. */
+/*
+ * run_into: argv with stdout the new file out (new_tmp), no watchdog;
+ * its status.
+ */
 int
 run_into(char *const argv[], const char *out)
 {
-	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	int fd = open(out, O_WRONLY | O_CLOEXEC);
 	pid_t pid;
 
 	if (fd < 0)

@@ -11,13 +11,25 @@
 
 #include "loop.h"
 
+/* plain: bytes jq writes as they are in a string */
+static int
+plain(unsigned char c)
+{
+	return c >= 0x20 && c != 0x7f && c != '"' && c != '\\';
+}
+
 static void
 dump_string(FILE *fp, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *run;
 
 	putc('"', fp);
-	for (; *p != '\0'; p++)
+	while (*p != '\0') {
+		for (run = p; plain(*p); p++)
+			;
+		fwrite(run, 1, (size_t)(p - run), fp);
+		if (*p == '\0')
+			break;
 		switch (*p) {
 		case '"': fputs("\\\"", fp); break;
 		case '\\': fputs("\\\\", fp); break;
@@ -26,12 +38,10 @@ dump_string(FILE *fp, const char *s)
 		case '\n': fputs("\\n", fp); break;
 		case '\r': fputs("\\r", fp); break;
 		case '\t': fputs("\\t", fp); break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(fp, "\\u%04x", *p);
-			else
-				putc(*p, fp);
+		default: fprintf(fp, "\\u%04x", *p); break;
 		}
+		p++;
+	}
 	putc('"', fp);
 }
 
@@ -58,9 +68,11 @@ jq_number(FILE *fp, double d)
 static void
 indent(FILE *fp, int level)
 {
-	putc('\n', fp);
-	while (level-- > 0)
-		fputs("  ", fp);
+	static const char spaces[] = "\n                                ";
+
+	for (fwrite(spaces, 1, 1, fp); level > 16; level -= 16)
+		fwrite(spaces + 1, 1, 32, fp);
+	fwrite(spaces + 1, 1, (size_t)level * 2, fp);
 }
 
 static void

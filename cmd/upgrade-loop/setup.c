@@ -145,8 +145,8 @@ make_dirs(const char *path)
 
 /*
  * lock: DIR/lock, held with flock(2) for as long as the loop or the
- * supervisor of one of its steps lives (step.c).  A loop that finds it
- * held waits a few seconds, the time a killed loop's supervisor takes
+ * watchdog of its steps lives (step.c).  A loop that finds it
+ * held waits a few seconds, the time a killed loop's watchdog takes
  * to stop its step, then gives up (69).  The lock lives on an open
  * file, so it is never stale.
  */

@@ -93,7 +93,7 @@ void write_text_atomically(const char *path, const char *text);
 json_t *read_sections(const char *file, const char *const *reads);
 void done_reading(json_t *doc);
 
-/* step.c: running the steps, each under a supervisor. */
+/* step.c: running the steps, each in a group the watchdog guards. */
 void steps_init(void);
 int step_save(struct loop *l, const char *file, const char *in,
     char *const argv[]);

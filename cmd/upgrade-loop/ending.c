@@ -14,11 +14,14 @@ static json_t *
 read_or_die(const struct loop *l, long n, const char *name,
     const char *const *reads)
 {
-	char *file = iter_path(l, n, name);
+	char *file = iter_path(l, n, name), *msg;
 	json_t *doc = read_sections(file, reads);
 
-	if (doc == NULL)
-		die(EXIT_SOFTWARE, "%s: cannot read it back", file);
+	if (doc == NULL) {
+		msg = xasprintf("%s: cannot read it back", file);
+		free(file);
+		die_freeing(EXIT_SOFTWARE, msg);
+	}
 	free(file);
 	return doc;
 }

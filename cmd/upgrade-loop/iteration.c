@@ -15,12 +15,6 @@
 #include "xalloc.h"
 
 /*
- * The steps write compact JSON (-c): at 1,000 hosts a state document is
- * less than half the size, and reading and writing it is most of a
- * stage's time.
- */
-
-/*
  * refresh_step: the system as the refresh program observes it before
  * iteration n, kept as iter-N/0-system, once: a resumed loop plans from
  * the same observation.  It only reads the cloud, so a killed one is
@@ -36,7 +30,8 @@ refresh_step(struct loop *l, long n, struct args *rg)
 	if (!is_file(file)) {
 		args_add(&argv, l->o->refresh);
 		args_add_all(&argv, &l->o->refresh_args);
-		if ((st = step_save(l, file, "/dev/null", argv.v)) != 0)
+		if ((st = step_save(l, file, "/dev/null", argv.v,
+		    NULL)) != 0)
 			die(EXIT_SOFTWARE, "iteration %ld: the refresh program "
 			    "'%s' failed with status %d; nothing of this "
 			    "iteration ran: run again to retry", n,
@@ -318,7 +313,7 @@ actuate(struct loop *l, long n, const char *plan, const char *report)
 	}
 	for (size_t i = 1; i < l->act.n; i++)
 		args_add(&argv, l->act.v[i]);
-	st = step_act(l, report, plan, argv.v, live);
+	st = step_save(l, report, plan, argv.v, live);
 	if (st != 0 && l->sim) {
 		(void)unlink(started);
 		die_tool(st, "5-report.json: 'upkit-sim' failed with status %d",
@@ -339,7 +334,11 @@ actuate(struct loop *l, long n, const char *plan, const char *report)
 	return state;
 }
 
-/* plan_steps: the planning steps of iteration n not done yet. */
+/*
+ * plan_steps: the planning steps of iteration n not done yet.  They
+ * write compact JSON (-c): at 1,000 hosts a state document is less than
+ * half the size, and reading and writing it is most of a stage's time.
+ */
 static void
 plan_steps(struct loop *l, long n, const char *rg, const char *cg,
     const char *batch, const char *plan)

@@ -96,8 +96,6 @@ void done_reading(json_t *doc);
 /* step.c: running the steps, each in a group the watchdog guards. */
 void steps_init(void);
 int step_save(struct loop *l, const char *file, const char *in,
-    char *const argv[]);
-int step_act(struct loop *l, const char *file, const char *in,
     char *const argv[], const char *live_what);
 void step_pure(struct loop *l, const char *file, char *const argv[]);
 int capture(char *const argv[], char **out);

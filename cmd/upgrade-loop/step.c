@@ -116,12 +116,6 @@ spawn_err(char *const argv[], int in, int out, int err)
 	_exit(errno == ENOENT ? 127 : 126);
 }
 
-static pid_t
-spawn(char *const argv[], int in, int out)
-{
-	return spawn_err(argv, in, out, -1);
-}
-
 /* wait_for: a program's status (no step: the watchdog is not asked). */
 static int
 wait_for(pid_t pid)
@@ -343,11 +337,12 @@ new_tmp(const char *path)
 }
 
 /*
- * step_save_live: run argv on the file in; keep its stdout as file only
- * when it succeeds.  Its status.
+ * step_save: run argv on the file in; keep its stdout as file only when
+ * it succeeds.  Its status.  live_what, unless NULL, is shown on a
+ * terminal while it runs (the actuator's step).
  */
-static int
-step_save_live(struct loop *l, const char *file, const char *in,
+int
+step_save(struct loop *l, const char *file, const char *in,
     char *const argv[], const char *live_what)
 {
 	char *tmp = new_tmp(file);
@@ -366,21 +361,6 @@ step_save_live(struct loop *l, const char *file, const char *in,
 	return st;
 }
 
-int
-step_save(struct loop *l, const char *file, const char *in,
-    char *const argv[])
-{
-	return step_save_live(l, file, in, argv, NULL);
-}
-
-/* step_act: the actuator's step, shown live on a terminal. */
-int
-step_act(struct loop *l, const char *file, const char *in,
-    char *const argv[], const char *live_what)
-{
-	return step_save_live(l, file, in, argv, live_what);
-}
-
 /*
  * step_pure: a planning step; it has no effect but its output, so a
  * killed one is simply run again.  A failure ends the loop.
@@ -388,7 +368,7 @@ step_act(struct loop *l, const char *file, const char *in,
 void
 step_pure(struct loop *l, const char *file, char *const argv[])
 {
-	int st = step_save(l, file, "/dev/null", argv);
+	int st = step_save(l, file, "/dev/null", argv, NULL);
 	const char *base = strrchr(file, '/');
 
 	if (st != 0)
@@ -460,7 +440,7 @@ run_into(char *const argv[], const char *out)
 		die(EXIT_CANTCREAT, "%s: %s", out, strerror(errno));
 	fflush(stdout);
 	fflush(stderr);
-	pid = spawn(argv, -1, fd);
+	pid = spawn_err(argv, -1, fd, -1);
 	close(fd);
 	if (pid < 0)
 		die(EXIT_OSERR, "cannot start %s: %s", argv[0], strerror(errno));

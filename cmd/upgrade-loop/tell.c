@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exitcodes.h"
 #include "loop.h"
 #include "xalloc.h"
 
@@ -150,7 +151,7 @@ tell_progress(struct loop *l, long n)
 	rg = iter_path(l, n, "1-rg.json");
 	todo = to_do(rg);
 	if ((doc = read_sections(report, reads)) == NULL)
-		die(70, "%s: cannot read the report", report);
+		die(EXIT_SOFTWARE, "%s: cannot read the report", report);
 	actions_counted(json_object_get(doc, "report"), &moved, &failed);
 	secs = time_left(l, doc, todo, &how);
 	done_reading(doc);

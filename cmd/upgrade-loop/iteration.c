@@ -385,6 +385,7 @@ iteration(struct loop *l, long n)
 	    *report = iter_path(l, n, "5-report.json");
 	enum state state = ST_RUNNING;
 
+	times_at(n);
 	if (mkdir(it, 0777) != 0 && errno != EEXIST)
 		die(EXIT_CANTCREAT, "%s: %s", it, strerror(errno));
 	if (!is_file(rg))

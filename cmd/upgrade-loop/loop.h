@@ -41,6 +41,7 @@ struct options {
 	struct args batch_args;		/* -B */
 	struct args plan_args;		/* -M */
 	const char *refresh;		/* -U, --refresh */
+	const char *times;		/* -T */
 	struct args refresh_args;	/* -u */
 	struct args actuator_args;	/* after the options */
 	int quiet, nocheck, rerun;	/* -q, -C, -R */
@@ -103,6 +104,12 @@ int capture_quietly(char *const argv[], char **out);
 int run_into(char *const argv[], const char *out);
 char *new_tmp(const char *path);
 int status_of(int wstatus);
+
+/* times.c: -T, the wall time of each program the loop runs. */
+void times_open(const char *path);
+void times_at(long n);
+double times_start(void);
+void times_log(const char *kind, const char *argv0, double t0);
 
 /* setup.c: options checked, the lock, the inputs. */
 void setup(struct loop *l);

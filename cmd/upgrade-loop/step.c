@@ -286,6 +286,7 @@ run_step(struct loop *l, const char *in, const char *tmp,
     char *const argv[], const char *live_what)
 {
 	long t0 = seconds_now();
+	double started;
 	pid_t step;
 	int fin, fout, st;
 
@@ -299,12 +300,14 @@ run_step(struct loop *l, const char *in, const char *tmp,
 	 * close (auto_da_alloc), in the step's time */
 	if ((fout = open(tmp, O_WRONLY | O_CLOEXEC)) < 0)
 		die(EXIT_CANTCREAT, "%s: %s", tmp, strerror(errno));
+	started = times_start();
 	if ((step = start_step(argv, fin, fout)) < 0)
 		die(EXIT_OSERR, "cannot start a step: %s", strerror(errno));
 	running = step;
 	close(fin);
 	close(fout);
 	st = watch(l, step, live_what, t0);
+	times_log("step", argv[0], started);
 	(void)kill(-step, SIGKILL);
 	running = 0;
 	if (watchdog > 0)
@@ -387,6 +390,7 @@ capture_err(char *const argv[], char **out, int err)
 	size_t len = 0, cap = 0;
 	ssize_t n;
 	int fds[2], devnull, st;
+	double started;
 	pid_t pid;
 
 	if (pipe(fds) != 0 || fcntl(fds[0], F_SETFD, FD_CLOEXEC) != 0 ||
@@ -395,6 +399,7 @@ capture_err(char *const argv[], char **out, int err)
 		die(EXIT_OSERR, "cannot start %s: %s", argv[0], strerror(errno));
 	fflush(stdout);
 	fflush(stderr);
+	started = times_start();
 	pid = spawn_err(argv, devnull, fds[1], err ? devnull : -1);
 	close(fds[1]);
 	close(devnull);
@@ -409,6 +414,7 @@ capture_err(char *const argv[], char **out, int err)
 	close(fds[0]);
 	buf[len] = '\0';
 	st = wait_for(pid);
+	times_log("ask", argv[0], started);
 	*out = buf;
 	return st;
 }
@@ -427,22 +433,26 @@ capture_quietly(char *const argv[], char **out)
 }
 
 /*
- * run_into: argv with stdout the new file out (new_tmp), no watchdog;
- * its status.
+ * run_into: argv (upkit-check) with stdout the new file out (new_tmp),
+ * no watchdog; its status.
  */
 int
 run_into(char *const argv[], const char *out)
 {
-	int fd = open(out, O_WRONLY | O_CLOEXEC);
+	int fd = open(out, O_WRONLY | O_CLOEXEC), st;
+	double started;
 	pid_t pid;
 
 	if (fd < 0)
 		die(EXIT_CANTCREAT, "%s: %s", out, strerror(errno));
 	fflush(stdout);
 	fflush(stderr);
+	started = times_start();
 	pid = spawn_err(argv, -1, fd, -1);
 	close(fd);
 	if (pid < 0)
 		die(EXIT_OSERR, "cannot start %s: %s", argv[0], strerror(errno));
-	return wait_for(pid);
+	st = wait_for(pid);
+	times_log("check", argv[0], started);
+	return st;
 }

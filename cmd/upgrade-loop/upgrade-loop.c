@@ -31,7 +31,8 @@ static const char usage_doc[] =
     "sets failed or undone, 2 stopped by -n, 3 an actuator run did not "
     "finish, 64 usage, 65 a step rejected the data, 66 cannot read an "
     "input, 69 another loop holds the directory, 70 a plan failed the "
-    "check or a step failed, 71 out of memory, 74 I/O error, 75 "
+    "check or a step failed, 71 out of memory, 73 cannot create the -T "
+    "file, 74 I/O error, 75 "
     "suspended.";
 
 static const struct argp_option option_list[] = {
@@ -60,6 +61,8 @@ static const struct argp_option option_list[] = {
 	  0 },
 	{ "no-check", 'C', 0, 0, "Do not check plans with upkit-check before "
 	  "actuating them", 0 },
+	{ "times", 'T', "FILE", 0, "Append to FILE the wall seconds of each "
+	  "program the loop runs, a line each", 0 },
 	{ 0 }
 };
 
@@ -98,6 +101,7 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	case 'R': o->rerun = 1; break;
 	case 'q': o->quiet = 1; break;
 	case 'C': o->nocheck = 1; break;
+	case 'T': o->times = arg; break;
 	case ARGP_KEY_ARG:
 		/* the first operand and all after it are the actuator's */
 		for (i = state->next - 1; i < state->argc; i++)
@@ -368,6 +372,7 @@ main(int argc, char **argv)
 	tools_on_path();
 	l.scripts = scripts_dir();
 	steps_init();
+	times_open(o.times);
 	setup(&l);
 	status = run(&l);
 	loop_free(&l, &o);

@@ -386,7 +386,8 @@ iteration(struct loop *l, long n)
 	enum state state = ST_RUNNING;
 
 	times_at(n);
-	if (mkdir(it, 0777) != 0 && errno != EEXIST)
+	if (spare_dir_take(it) != 0 && mkdir(it, 0777) != 0 &&
+	    errno != EEXIST)
 		die(EXIT_CANTCREAT, "%s: %s", it, strerror(errno));
 	if (!is_file(rg))
 		rg_step(l, n, rg);

@@ -105,6 +105,11 @@ int run_into(char *const argv[], const char *out);
 char *new_tmp(const char *path);
 int status_of(int wstatus);
 
+/* spare.c: a file and a folder made while a step runs, for the next. */
+void spares_make(const struct loop *l);
+int spare_file_take(const char *name);
+int spare_dir_take(const char *name);
+
 /* times.c: -T, the wall time of each program the loop runs. */
 void times_open(const char *path);
 void times_at(long n);

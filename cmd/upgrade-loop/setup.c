@@ -278,7 +278,10 @@ same_inputs(const struct loop *l)
 	    "(seed 000 IV.1)", l->dir, what, l->dir, kept, l->dir);
 }
 
-/* leftovers: files of steps killed before their rename are never read. */
+/*
+ * leftovers: files of steps killed before their rename are never read,
+ * nor are the spares of a killed loop.
+ */
 static void
 leftovers(const struct loop *l)
 {
@@ -299,6 +302,11 @@ leftovers(const struct loop *l)
 		}
 		args_free(&files);
 	}
+	names_with_prefix(l->dir, "spare.tmp.", &files);	/* spare.c */
+	names_with_prefix(l->dir, "spare-dir.tmp.", &files);
+	for (j = 0; j < files.n; j++)
+		remove_tree(files.v[j]);
+	args_free(&files);
 	names_with_prefix(l->dir, "summary.", &files);
 	for (j = 0; j < files.n; j++) {
 		base = strrchr(files.v[j], '/') + 1;

@@ -306,6 +306,7 @@ run_step(struct loop *l, const char *in, const char *tmp,
 	running = step;
 	close(fin);
 	close(fout);
+	spares_make(l);
 	st = watch(l, step, live_what, t0);
 	times_log("step", argv[0], started);
 	(void)kill(-step, SIGKILL);
@@ -317,8 +318,9 @@ run_step(struct loop *l, const char *in, const char *tmp,
 }
 
 /*
- * new_tmp: a new empty file path.tmp.PID.K, made with O_EXCL: a name
- * that exists, whatever it is, is passed over.
+ * new_tmp: a new empty file path.tmp.PID.K, a spare renamed to it
+ * (spare.c) or made with O_EXCL: a name that exists, whatever it is, is
+ * passed over.
  */
 char *
 new_tmp(const char *path)
@@ -328,6 +330,8 @@ new_tmp(const char *path)
 
 	for (k = 0; k < 100; k++) {
 		name = xasprintf("%s.tmp.%ld.%d", path, (long)getpid(), k);
+		if (spare_file_take(name) == 0)
+			return name;
 		fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		if (fd >= 0) {
 			close(fd);

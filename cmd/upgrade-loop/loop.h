@@ -105,8 +105,10 @@ int run_into(char *const argv[], const char *out);
 char *new_tmp(const char *path);
 int status_of(int wstatus);
 
-/* spare.c: a file and a folder made while a step runs, for the next. */
-void spares_make(const struct loop *l);
+/* spare.c: files and a folder the watchdog makes while a step runs. */
+void spares_name(const char *dir);
+void spares_make(void);
+void spares_drop(void);
 int spare_file_take(const char *name);
 int spare_dir_take(const char *name);
 

@@ -130,8 +130,9 @@ wait_for(pid_t pid)
 
 /*
  * guard: the watchdog's life: read the group of each step as it starts
- * (0 when it is over); when no writer of the pipe is left, the loop is
- * gone: SIGKILL the group of the step that was running.
+ * (0 when it is over) and make the loop's spares while it runs
+ * (spare.c); when no writer of the pipe is left, the loop is gone:
+ * SIGKILL the group of the step that was running, and remove the spares.
  */
 static _Noreturn void
 guard(int rfd)
@@ -152,21 +153,40 @@ guard(int rfd)
 	signal(SIGHUP, SIG_IGN);
 	while ((n = read(rfd, &g, sizeof g)) == (ssize_t)sizeof g ||
 	    (n < 0 && errno == EINTR))
-		if (n > 0)
-			group = g;
+		if (n > 0 && (group = g) > 0)
+			spares_make();
 	if (group > 0)
 		(void)kill(-group, SIGKILL);
+	spares_drop();
 	_exit(0);
+}
+
+/*
+ * end_watchdog: at the loop's exit, the watchdog is told and waited for:
+ * when the loop has exited, its spares are gone.
+ */
+static void
+end_watchdog(void)
+{
+	if (watchdog <= 0)
+		return;
+	close(watchdog_fd);
+	(void)waitpid(watchdog, NULL, 0);
+	watchdog = 0;
 }
 
 /* start_watchdog: the watchdog, once the lock is held (setup.c). */
 static void
-start_watchdog(void)
+start_watchdog(const struct loop *l)
 {
 	int fds[2];
 
 	if (watchdog > 0)
 		return;
+	if (watchdog == 0) {
+		spares_name(l->dir);
+		atexit(end_watchdog);
+	}
 	if (pipe(fds) != 0 || fcntl(fds[1], F_SETFD, FD_CLOEXEC) != 0)
 		die(EXIT_OSERR, "cannot start the watchdog: %s", strerror(errno));
 	fflush(stdout);
@@ -290,7 +310,7 @@ run_step(struct loop *l, const char *in, const char *tmp,
 	pid_t step;
 	int fin, fout, st;
 
-	start_watchdog();
+	start_watchdog(l);
 	if (watchdog < 0)
 		die(EXIT_SOFTWARE, "the watchdog of the steps died: run again "
 		    "to resume");
@@ -306,7 +326,6 @@ run_step(struct loop *l, const char *in, const char *tmp,
 	running = step;
 	close(fin);
 	close(fout);
-	spares_make(l);
 	st = watch(l, step, live_what, t0);
 	times_log("step", argv[0], started);
 	(void)kill(-step, SIGKILL);

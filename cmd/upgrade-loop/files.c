@@ -145,15 +145,17 @@ read_text(const char *path, size_t *lenp)
 {
 	FILE *fp = fopen(path, "re");
 	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
+	size_t len = 0, cap = 0, n, want;
 
 	if (fp == NULL)
 		return NULL;
+	/* a short read is the end (or an error): no read past it */
 	do {
 		xreserve(&buf, &cap, len + 65536 + 1);
-		n = fread(buf + len, 1, cap - len - 1, fp);
+		want = cap - len - 1;
+		n = fread(buf + len, 1, want, fp);
 		len += n;
-	} while (n > 0);
+	} while (n == want);
 	if (ferror(fp)) {
 		fclose(fp);
 		free(buf);

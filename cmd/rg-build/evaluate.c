@@ -8,7 +8,8 @@
  * - a set is undone when the administrator asks, when its
  *   max-completion-period has passed since the request's time stamp, or
  *   when a change's resources that are still operational (neither
- *   isolated nor failed) fall below its undo-threshold;
+ *   isolated nor failed) fall below its undo-threshold (by default 90 %
+ *   of them, rounded up: request.h);
  * - a set is completed when each of its transitions is done or sits on
  *   an isolated, failed or vanished resource; its isolated-only
  *   resources are then marked failed;
@@ -82,6 +83,15 @@ tr_res(const struct rgb *b, const struct transition *t)
 	return &b->res[res_find(b, t->resource)];
 }
 
+/* least_operational: c's undo threshold, of the size resources it has. */
+static json_int_t
+least_operational(const struct change *c, size_t size)
+{
+	if (c->undo_threshold >= 0)
+		return c->undo_threshold;
+	return (json_int_t)((size * (size_t)c->undo_percent + 99) / 100);
+}
+
 /* below_threshold: a requested change of cs lost too many resources. */
 static int
 below_threshold(struct rgb *b, const struct change_set *cs, uint32_t *stamp,
@@ -111,8 +121,8 @@ below_threshold(struct rgb *b, const struct change_set *cs, uint32_t *stamp,
 				    !(c->tr[i].destroy && c->tr[i].status == TR_DONE);
 			}
 		}
-		if ((json_int_t)(size - bad) < (cs->changes[root].undo_threshold
-		    >= 0 ? cs->changes[root].undo_threshold : (json_int_t)size))
+		if ((json_int_t)(size - bad) < least_operational(
+		    &cs->changes[root], size))
 			return 1;
 	}
 	return 0;

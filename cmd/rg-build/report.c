@@ -7,7 +7,8 @@
  * what it required failed, counts a failed attempt
  * for its undo unit (the actuator has already undone it at resource
  * level); a failed resource-level undo leaves the resource isolated and
- * failed.  Isolation at max-retry is decided in evaluate.c.
+ * failed.  A failed activation counts a failed attempt too.  Isolation
+ * at max-retry is decided in evaluate.c.
  */
 #include <string.h>
 
@@ -231,6 +232,43 @@ apply_list(struct rgb *b, struct access *a, const char *key, int failed)
 	    &f) < 0 ? -1 : 0;
 }
 
+/*
+ * count_activations: a resource whose activation failed (the report's
+ * failed_activations) has that many more failed attempts in each undo
+ * unit it is still being changed by, so that max-retry isolates it
+ * (evaluate.c) as it would for a failed upgrade (seed 000 III.A).  One
+ * changed by no open set has no retry left: it is isolated and failed.
+ */
+static int
+count_activations(struct access *a, const char *id, const json_t *v,
+    void *ctx)
+{
+	struct rgb *b = ctx;
+	long x = res_find(b, id);
+	json_int_t n;
+	size_t i;
+	int counted = 0;
+
+	if (!json_is_integer(v) || (n = json_integer_value(v)) < 1 ||
+	    n > 1000000)
+		return access_fail(a, "expected a count of failed activations "
+		    "from 1 to 1000000");
+	if (x < 0)
+		return 0;	/* gone since: nothing left to count */
+	for (i = 0; i < b->res[x].ntr; i++) {
+		const struct change_set *cs = tref_set(b, b->res[x].tr[i]);
+
+		if (cs->status == CS_COMPLETED || (cs->status == CS_FAILED &&
+		    cs->undo_done))
+			continue;
+		res_attempts(&b->res[x], cs->uid)->count += (long)n;
+		counted = 1;
+	}
+	if (!counted)
+		b->res[x].failed = b->res[x].isolated = 1;
+	return 0;
+}
+
 int
 apply_report(struct rgb *b)
 {
@@ -243,7 +281,9 @@ apply_report(struct rgb *b)
 	access_init(&a, b->state_name);
 	access_enter_key(&a, "report");
 	r = apply_results(b, &a) < 0 || apply_list(b, &a, "failed_resources", 1) < 0 ||
-	    apply_list(b, &a, "isolated_resources", 0) < 0 ? -1 : 0;
+	    apply_list(b, &a, "isolated_resources", 0) < 0 ||
+	    acc_each_member(&a, b->report, "failed_activations", ACC_OPTIONAL,
+	    count_activations, b) < 0 ? -1 : 0;
 	access_free(&a);
 	return r;
 }

@@ -176,6 +176,34 @@ plan(struct rgb *b)
 }
 
 /*
+ * waited_for: a vertex is deactivated, and neither it nor a container
+ * of it (at any depth) is failed or isolated: the upgrade waits for it
+ * to come back into service (progress.h).  gone[] marks the vertices
+ * out of play, worked out from the containment edges.
+ */
+static int
+waited_for(const struct rgraph *g)
+{
+	char *gone = xcalloc(g->nv ? g->nv : 1, 1);
+	size_t i;
+	int more = 1, waiting = 0;
+
+	for (i = 0; i < g->nv; i++)
+		gone[i] = (char)(g->v[i].failed || g->v[i].isolated);
+	while (more) {
+		more = 0;
+		for (i = 0; i < g->ne; i++)
+			if (g->e[i].type == DEP_CONTAINED &&
+			    gone[g->e[i].sponsor] && !gone[g->e[i].dependent])
+				more = gone[g->e[i].dependent] = 1;
+	}
+	for (i = 0; i < g->nv && !waiting; i++)
+		waiting = g->v[i].deactivated && !gone[i];
+	free(gone);
+	return waiting;
+}
+
+/*
  * write_progress: upgrade-loop's question of the graph, "done?",
  * answered before the document is written, from the graph as built.
  */
@@ -183,13 +211,10 @@ static int
 write_progress(const struct rgb *b)
 {
 	json_t *iteration = json_integer(b->iteration);
-	int deactivated = 0, status;
-	size_t i;
+	int status;
 
-	for (i = 0; i < b->out.nv && !deactivated; i++)
-		deactivated = b->out.v[i].deactivated;
 	status = answer_file_write(b->opt->progress_file,
-	    state_progress_of(b->doc, iteration, deactivated), NULL);
+	    state_progress_of(b->doc, iteration, waited_for(&b->out)), NULL);
 	json_decref(iteration);
 	return status;
 }

@@ -1,7 +1,8 @@
 /*
  * ending.c: what the loop's endings read of the last documents: the
- * change sets that did not complete, why the upgrade waits, and the
- * advice of the last batch (batch-select(1), Advice when nothing goes).
+ * change sets that did not complete, the failed and isolated resources,
+ * why the upgrade waits, and the advice of the last batch
+ * (batch-select(1), Advice when nothing goes).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -121,4 +122,75 @@ advises_hosts(const struct loop *l, long n)
 	}
 	done_reading(doc);
 	return hosts;
+}
+
+/*
+ * failed_resources: the failed and isolated resources of iteration n's
+ * graph, in its order, each as {id, kind, failed, isolated,
+ * failed_attempts}: an array.
+ */
+json_t *
+failed_resources(const struct loop *l, long n)
+{
+	static const char *const reads[] = { "resource_graph", NULL };
+	json_t *doc = read_or_die(l, n, "1-rg.json", reads), *out, *att;
+	const json_t *v;
+	size_t i;
+
+	out = json_array();
+	json_array_foreach(json_object_get(json_object_get(doc,
+	    "resource_graph"), "vertices"), i, v) {
+		int failed = json_is_true(json_object_get(v, "is_failed")),
+		    isolated = json_is_true(json_object_get(v, "is_isolated"));
+
+		if (!failed && !isolated)
+			continue;
+		att = json_object_get(v, "failed_attempts");
+		json_array_append_new(out, json_pack("{s:O, s:O, s:b, s:b, s:O}",
+		    "id", json_object_get(v, "id"), "kind",
+		    json_object_get(v, "kind"), "failed", failed, "isolated",
+		    isolated, "failed_attempts", att != NULL ? att :
+		    json_object()));
+	}
+	done_reading(doc);
+	return out;
+}
+
+/*
+ * failed_resources_text: "failed: host7 (r1/ipv6 2 attempts), ...;
+ * isolated: ...", or "" when there are none.
+ */
+char *
+failed_resources_text(const json_t *failed)
+{
+	char *text[2] = { xstrdup(""), xstrdup("") }, *more, *att;
+	const json_t *f, *count;
+	const char *unit;
+	size_t i;
+	int k;
+
+	json_array_foreach(failed, i, f) {
+		att = xstrdup("");
+		json_object_foreach((json_t *)json_object_get(f,
+		    "failed_attempts"), unit, count) {
+			more = xasprintf("%s%s%s %" JSON_INTEGER_FORMAT
+			    " failed attempt(s)", att, *att ? ", " : "", unit,
+			    json_integer_value(count));
+			free(att);
+			att = more;
+		}
+		k = json_is_true(json_object_get(f, "failed")) ? 0 : 1;
+		more = xasprintf("%s%s%s%s%s%s", text[k], *text[k] ? ", " : "",
+		    text_of(json_object_get(f, "id")), *att ? " (" : "", att,
+		    *att ? ")" : "");
+		free(att);
+		free(text[k]);
+		text[k] = more;
+	}
+	more = xasprintf("%s%s%s%s%s", *text[0] ? "failed: " : "", text[0],
+	    *text[0] && *text[1] ? "; " : "", *text[1] ? "isolated: " : "",
+	    text[1]);
+	free(text[0]);
+	free(text[1]);
+	return more;
 }

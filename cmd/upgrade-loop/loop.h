@@ -128,15 +128,21 @@ enum state iteration(struct loop *l, long n);
 const char *went_down(struct loop *l, long n);
 void tell_progress(struct loop *l, long n);
 
-/* summarize.c: summary.json and summary.txt. */
+/*
+ * summarize.c: summary.json and summary.txt; the members of more (an
+ * object, or NULL), such as advice or failed_resources, join the
+ * summary.
+ */
 void summarize(struct loop *l, long last_iter, const char *last,
     const char *outcome, long count, const char *reason,
-    const json_t *advice);
+    const json_t *more);
 
 /* ending.c: what the endings read of the last documents. */
 char *unfinished_sets(const struct loop *l, long n);
 char *why_suspended(const struct loop *l, long n);
 json_t *advice_of(const struct loop *l, long n);
+json_t *failed_resources(const struct loop *l, long n);
+char *failed_resources_text(const json_t *failed);
 int advises_hosts(const struct loop *l, long n);
 
 /* jqdump.c: JSON as jq . lays it out. */

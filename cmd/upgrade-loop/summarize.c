@@ -226,7 +226,7 @@ write_summary(const struct loop *l, const json_t *sum, const char *txt)
 void
 summarize(struct loop *l, long summary_iter, const char *last,
     const char *outcome, long count, const char *reason,
-    const json_t *advice)
+    const json_t *more)
 {
 	json_t *sum = measures(l, summary_iter, last), *temp, *out;
 	char *table, *txt;
@@ -237,8 +237,8 @@ summarize(struct loop *l, long summary_iter, const char *last,
 	json_object_set_new(out, "outcome", json_string(outcome));
 	if (reason != NULL && *reason != '\0')
 		json_object_set_new(out, "reason", json_string(reason));
-	if (advice != NULL && json_array_size(advice) > 0)
-		json_object_set(out, "advice", (json_t *)advice);
+	if (more != NULL)
+		json_object_update(out, (json_t *)more);
 	if (temp != NULL)
 		json_object_set(out, "temporary", temp);
 	table = table_text(sum, temp);

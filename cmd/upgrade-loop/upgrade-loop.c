@@ -189,20 +189,36 @@ stopped(struct loop *l, long max)
 	    "by -n %ld; run again with a larger -n to continue", max, max));
 }
 
+/*
+ * done: nothing is left that can run.  Every change set completed with
+ * no resource failed or isolated is done (0); else the upgrade finished
+ * with failures (1), and both summary.json and standard error name the
+ * change sets that did not complete and the failed and isolated
+ * resources, with their failed attempts (seed 000 III.A: they are
+ * reported to the administrator, and no further automatic action is
+ * taken on them).
+ */
 static int
 done(struct loop *l, long n)
 {
 	char *bad = unfinished_sets(l, n), *rg = iter_path(l, n, "1-rg.json"),
-	    *why;
+	    *why, *lost;
+	json_t *failed = failed_resources(l, n), *more;
 
-	if (*bad == '\0') {
+	if (*bad == '\0' && json_array_size(failed) == 0) {
 		summarize(l, n - 1, rg, "done", n - 1, NULL, NULL);
+		json_decref(failed);
 		free(rg);
 		free(bad);
 		return EXIT_OK;
 	}
-	why = xasprintf("change sets not completed: %s", bad);
-	summarize(l, n - 1, rg, "finished-with-failures", n - 1, why, NULL);
+	lost = failed_resources_text(failed);
+	why = xasprintf("%s%s%s%s", *bad ? "change sets not completed: " : "",
+	    bad, *bad && *lost ? "; " : "", lost);
+	more = json_pack("{s:o}", "failed_resources", failed);
+	summarize(l, n - 1, rg, "finished-with-failures", n - 1, why, more);
+	json_decref(more);
+	free(lost);
 	free(rg);
 	free(bad);
 	bad = xasprintf("finished after %ld iteration(s); %s", n - 1, why);
@@ -215,11 +231,14 @@ suspended(struct loop *l, long n)
 {
 	char *why = why_suspended(l, n), *plan = iter_path(l, n,
 	    "4-migrations.json");
-	json_t *advice = advice_of(l, n), *a;
+	json_t *advice = advice_of(l, n), *a, *more = json_object();
 	const char *me = "upgrade-loop";
 	size_t i;
 
-	summarize(l, n - 1, plan, "suspended", n - 1, why, advice);
+	if (json_array_size(advice) > 0)
+		json_object_set(more, "advice", advice);
+	summarize(l, n - 1, plan, "suspended", n - 1, why, more);
+	json_decref(more);
 	fprintf(stderr, "%s: suspended after %ld iteration(s): %s\n", me,
 	    n - 1, why);
 	json_array_foreach(advice, i, a)

@@ -132,35 +132,110 @@ all_settled(const json_t *doc)
 }
 
 /*
+ * built: v as values, a new reference: the text it stands in for
+ * parsed, when v is a stand-in (jtext.h), else v itself.
+ */
+static json_t *
+built(const json_t *v)
+{
+	const struct jtext *t = jtext_stand_in(v);
+
+	if (t == NULL)
+		return json_incref((json_t *)v);
+	return json_loadb(t->text, t->len, JSON_DECODE_ANY, NULL);
+}
+
+static int
+is_true(const json_t *v, const char *key)
+{
+	return json_is_true(json_object_get(v, key));
+}
+
+/*
+ * out_of_play: the ids (an object used as a set) of the vertices that
+ * are failed or isolated, and of those contained in one, at any depth:
+ * seed 000 III.A takes no further automatic action on them, so they
+ * hold the upgrade back no longer.
+ */
+static json_t *
+out_of_play(const json_t *vertices, const json_t *edges)
+{
+	json_t *set = json_object();
+	const json_t *v, *e;
+	size_t i, before;
+
+	json_array_foreach(vertices, i, v)
+		if (is_true(v, "is_failed") || is_true(v, "is_isolated"))
+			json_object_set_new(set, json_string_value(
+			    json_object_get(v, "id")), json_true());
+	do {
+		before = json_object_size(set);
+		json_array_foreach(edges, i, e) {
+			const char *type = json_string_value(json_object_get(e,
+			    "type")), *sponsor = json_string_value(
+			    json_object_get(e, "sponsor")), *dependent =
+			    json_string_value(json_object_get(e, "dependent"));
+
+			if (type != NULL && strcmp(type, "contained") == 0 &&
+			    sponsor != NULL && dependent != NULL &&
+			    json_object_get(set, sponsor) != NULL)
+				json_object_set_new(set, dependent, json_true());
+		}
+	} while (json_object_size(set) > before);
+	return set;
+}
+
+/* any_deactivated: the vertices' text has a deactivated resource. */
+static int
+any_deactivated(const json_t *vertices)
+{
+	const struct jtext *t = jtext_stand_in(vertices);
+	const char *e, *s;
+	size_t n, sn;
+	struct jwalk w;
+
+	if (t == NULL)
+		return 1;	/* values: left_out looks at each */
+	jwalk_begin(&w, t->text, t->len);
+	while (jwalk_next(&w, NULL, NULL, &e, &n))
+		if (jwalk_member(e, n, "activation_status", &s, &sn) &&
+		    text_is(s, sn, "deactivated"))
+			return 1;
+	return 0;
+}
+
+/*
  * left_out: a resource of the resource graph is still deactivated, as
  * a failed upgrade, or its undo, can leave it: the upgrade is not over
  * until batch-select has planned bringing it back into service (or
- * suspended, naming why it cannot).
+ * suspended, naming why it cannot).  A failed or isolated resource,
+ * and what it contains, is no longer waited for (out_of_play).
  */
 static int
 left_out(const json_t *rg)
 {
-	const struct jtext *t = jtext_stand_in(json_object_get(rg,
-	    "vertices"));
-	const char *e, *s;
-	size_t i, n, sn;
-	struct jwalk w;
+	json_t *vertices, *edges, *gone;
 	const json_t *v;
+	const char *st;
+	size_t i;
+	int out = 0;
 
-	if (t != NULL) {
-		jwalk_begin(&w, t->text, t->len);
-		while (jwalk_next(&w, NULL, NULL, &e, &n))
-			if (jwalk_member(e, n, "activation_status", &s, &sn) &&
-			    text_is(s, sn, "deactivated"))
-				return 1;
+	if (!any_deactivated(json_object_get(rg, "vertices")))
 		return 0;
+	vertices = built(json_object_get(rg, "vertices"));
+	edges = built(json_object_get(rg, "edges"));
+	gone = out_of_play(vertices, edges);
+	json_array_foreach(vertices, i, v) {
+		st = json_string_value(json_object_get(v, "activation_status"));
+		if (st != NULL && strcmp(st, "deactivated") == 0 &&
+		    json_object_get(gone, json_string_value(json_object_get(v,
+		    "id"))) == NULL)
+			out = 1;
 	}
-	json_array_foreach(json_object_get(rg, "vertices"), i, v)
-		if (json_is_string(json_object_get(v, "activation_status")) &&
-		    strcmp(json_string_value(json_object_get(v,
-		    "activation_status")), "deactivated") == 0)
-			return 1;
-	return 0;
+	json_decref(gone);
+	json_decref(edges);
+	json_decref(vertices);
+	return out;
 }
 
 const char *

@@ -11,7 +11,9 @@
 
 /*
  * state_progress: "done" when every change set completed or failed with
- * no undo pending and no resource is left deactivated; else "suspended"
+ * no undo pending and no resource is left deactivated, but those failed
+ * or isolated and what they contain (seed 000 III.A: no automatic
+ * action is taken on them); else "suspended"
  * when the document's batch is its graph's iteration's and no schedule
  * of the iteration holds an action; else "running" (upkit-sim(1)).
  */
@@ -19,7 +21,8 @@ const char *state_progress(const json_t *doc);
 /*
  * state_progress_of: state_progress for a tool that holds the resource
  * graph in its own structures (rg-build --progress-file): its iteration
- * (a JSON integer) and whether any of its resources is deactivated are
+ * (a JSON integer) and whether any of its resources is deactivated and
+ * waited for (neither failed nor isolated, nor contained in one) are
  * given, the rest is read from doc.
  */
 const char *state_progress_of(const json_t *doc, const json_t *rg_iteration,

@@ -50,6 +50,7 @@ report_init(struct report *r, const struct rgraph *rg, const json_t *requests)
 	r->isolated = json_array();
 	r->units = json_array();
 	r->unreachable = json_array();
+	r->activations = json_object();
 	idmap_init(&r->failed_ids);
 	idmap_init(&r->isolated_ids);
 	idmap_init(&r->unit_ids);
@@ -139,6 +140,24 @@ failed_resource(const json_t *action)
 	return json_string_value(json_object_get(action, "resource"));
 }
 
+/*
+ * count_activation: a failed wrap-up action (an activation: no undo
+ * unit, not a migration) counts against its resource.
+ */
+static void
+count_activation(struct report *r, const json_t *action)
+{
+	const char *phase = json_string_value(json_object_get(action, "phase"));
+	const char *resource = failed_resource(action);
+	json_t *n;
+
+	if (resource == NULL || phase == NULL || strcmp(phase, "wrap-up") != 0)
+		return;
+	n = json_object_get(r->activations, resource);
+	json_object_set_new(r->activations, resource,
+	    json_integer(json_integer_value(n) + 1));
+}
+
 void
 report_action(struct report *r, const json_t *action, enum action_result res)
 {
@@ -146,7 +165,11 @@ report_action(struct report *r, const json_t *action, enum action_result res)
 	const char *uu = json_string_value(json_object_get(action, "undo_unit"));
 	const char *rid = json_string_value(json_object_get(json_object_get(
 	    action, "on_failure"), "id"));
+	const char *was = json_string_value(json_object_get(r->other, id));
 
+	if (uu == NULL && res == RESULT_FAILED &&
+	    (was == NULL || strcmp(was, "failed") != 0))
+		count_activation(r, action);
 	json_object_set_new(uu != NULL ? r->results : r->other, id,
 	    json_string(report_result_names[res]));
 	/* A replacement runs only when its migration failed. */
@@ -278,6 +301,7 @@ report_finish(struct report *r, long iteration, const char *time,
 	json_object_set_new(sec, "isolated_resources", isolated_only(r));
 	json_object_set(sec, "failed_undo_units", r->units);
 	json_object_set_new(sec, "unreachable_hosts", sorted(r->unreachable));
+	json_object_set(sec, "failed_activations", r->activations);
 	return sec;
 }
 
@@ -292,6 +316,7 @@ report_free(struct report *r)
 	json_decref(r->isolated);
 	json_decref(r->units);
 	json_decref(r->unreachable);
+	json_decref(r->activations);
 	idmap_free(&r->failed_ids);
 	idmap_free(&r->isolated_ids);
 	idmap_free(&r->unit_ids);

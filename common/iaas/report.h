@@ -17,7 +17,9 @@
  * rg-build reads; every other action and replacement to
  * "other_results".  Failed resources, isolated-only resources (failed
  * attempts over max-retry, counted as rg-build counts them) and failed
- * undo units follow from the results.  An actuator that runs actions
+ * undo units follow from the results; so do the failed activations, the
+ * wrap-up actions that bring a resource back into service, counted by
+ * resource, which rg-build counts as failed attempts (seed 000 III.A).  An actuator that runs actions
  * itself (upkit-sim) may report an action again as its result changes
  * (succeeded, then undone): the new result replaces the old one in its
  * place.
@@ -40,6 +42,7 @@ extern const char *const report_result_names[];	/* "succeeded", ... */
 struct report {
 	json_t *schedules, *results, *other, *skipped;
 	json_t *failed, *isolated, *units, *unreachable;
+	json_t *activations;	/* resource id -> failed wrap-up actions */
 	struct idmap failed_ids, isolated_ids, unit_ids, host_ids;
 	const struct rgraph *rg;	/* may be NULL */
 	const json_t *requests;		/* the requests section, or NULL */

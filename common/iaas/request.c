@@ -85,6 +85,7 @@ change_add(struct change_set *cs)
 	c = &cs->changes[cs->nchanges++];
 	memset(c, 0, sizeof *c);
 	c->undo_threshold = -1;
+	c->undo_percent = UNDO_PERCENT_DEFAULT;
 	c->tr = NULL;
 	return c;
 }

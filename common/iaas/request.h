@@ -59,12 +59,26 @@ struct dep_change {
 	const char *dependent, *sponsor;
 };
 
+/*
+ * Without an undo_threshold, a change set is undone once more than one
+ * in ten of a change's resources is lost: a failure costs only the
+ * failed resources, unless it looks systematic.
+ */
+enum { UNDO_PERCENT_DEFAULT = 90 };
+
 struct change {
 	enum change_op op;
 	json_t *spec;		/* the change as written (or inferred) */
 	size_t of;		/* 0, or the number of the change it complements */
 	int ppu;		/* resolved as a Partial Parallel Universe */
-	json_int_t undo_threshold;	/* -1: every resource of its scope */
+	/*
+	 * The least number of the resources of its scope that must stay
+	 * operational: undo_threshold when it is given as a number (>= 0),
+	 * else undo_percent per cent of them, rounded up (a "P%" string,
+	 * or UNDO_PERCENT_DEFAULT when neither is given).
+	 */
+	json_int_t undo_threshold;
+	int undo_percent;
 	enum cs_status status;
 	struct transition *tr;
 	size_t ntr, tr_cap;

@@ -3,6 +3,7 @@
  * check change specs (shared with request_load.c).
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "catalog.h"
@@ -163,6 +164,32 @@ check_op_fields(struct access *a, const json_t *spec, const struct change *c)
 	return 0;
 }
 
+/*
+ * check_threshold: undo_threshold, a number of resources or a string
+ * "P%" (P from 0 to 100) of the change's scope.
+ */
+static int
+check_threshold(struct access *a, const json_t *spec, struct change *c)
+{
+	const json_t *v = json_object_get(spec, "undo_threshold");
+	const char *s;
+	char *end;
+	long pct;
+
+	if (!json_is_string(v))
+		return acc_get_int_range(a, spec, "undo_threshold",
+		    ACC_OPTIONAL, 0, 100000000, &c->undo_threshold);
+	s = json_string_value(v);
+	pct = strtol(s, &end, 10);
+	if (end == s || *s < '0' || *s > '9' || strcmp(end, "%") != 0 ||
+	    pct > 100)
+		return access_fail_at(a, "undo_threshold", "\"%s\" is neither "
+		    "a number of resources nor a share from \"0%%\" to "
+		    "\"100%%\"", s);
+	c->undo_percent = (int)pct;
+	return 0;
+}
+
 int
 change_spec_check(struct access *a, json_t *spec, struct change *c)
 {
@@ -178,8 +205,7 @@ change_spec_check(struct access *a, json_t *spec, struct change *c)
 	    acc_get_string(a, spec, "product", ACC_OPTIONAL, &s) < 0 ||
 	    acc_get_string(a, spec, "version", ACC_OPTIONAL, &s) < 0 ||
 	    acc_get_string(a, spec, "undo_version", ACC_OPTIONAL, &s) < 0 ||
-	    acc_get_int_range(a, spec, "undo_threshold", ACC_OPTIONAL, 0,
-	    100000000, &c->undo_threshold) < 0 ||
+	    check_threshold(a, spec, c) < 0 ||
 	    check_to(a, spec, ACC_OPTIONAL) < 0 ||
 	    check_selector(a, spec, "targets", ACC_OPTIONAL) < 0 ||
 	    check_selector(a, spec, "sponsors", ACC_OPTIONAL) < 0 ||

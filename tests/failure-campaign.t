@@ -142,6 +142,9 @@ for i in anti-affinity condition destination capacity reservation \
 	if [ -n "$(row "violations: $i")" ]; then pass "row violations: $i"
 	else fail "row violations: $i"; fi
 done
+if [ -n "$(row 'of which not done or finished-with-failures')" ]; then
+	pass "row of the runs at target not finished"
+else fail "row of the runs at target not finished"; fi
 if grep -Eq '^\| rates <= 0.05: done or finished-with-failures, every non-failed resource at target \| [0-9]+ of [0-9]+ \([0-9.]+ %\) \|$' "$T/table"
 then pass "acceptance row"; else fail "acceptance row"; diag "$T/table"; fi
 

@@ -6,10 +6,11 @@
 # with numbers as N, and the resources at target (no actions left, in
 # service, not isolated, change sets completed or undone; failed
 # resources and what they contain left out; the latest iteration with a
-# resource graph).  Then --quick runs: its tables must have every row
-# and column, its outcome rows must add up to its runs, its exit status
-# must be 1 exactly when a run counts against it, and a run -v lists
-# must be reproduced by its command.  How the planners fare is not
+# resource graph) and change sets completed, undone or open.  Then
+# --quick runs: its tables must have every row and column, its outcome
+# rows must add up to its runs, its exit status must be 1 exactly when
+# a run counts against it, and a run -v lists must be reproduced by its
+# command.  How the planners fare is not
 # checked here: that is what the campaign measures.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -41,7 +42,7 @@ set_of() {
 	    sed 's/"\([^",]*\)"/{"id":"\1","status":"done"}/g')"
 }
 
-# expect STATUS DIR WANT: --classify's three lines are WANT.
+# expect STATUS DIR WANT: --classify's lines are WANT.
 expect() {
 	printf '%s\n' "$3" >"$T/want"
 	"$fc" --classify "$1" "$T/$2" >"$T/got" 2>&1 || true
@@ -55,7 +56,8 @@ state alldone '{"outcome":"done","iterations":1}'
 graph alldone 2 "$(v h1 host active ''),$(v h2 host active '')" '' "$done_sets"
 expect 0 alldone 'outcome: done
 reason: no reason
-at target: 2 of 2'
+at target: 2 of 2
+change sets: 1 completed, 0 undone, 0 open'
 
 # finished-with-failures: h1 of a completed set and vs1 of an undone one
 # are at target; h2 failed, hv2 in it, both left out; sw1 isolated and
@@ -67,7 +69,8 @@ graph ffw 4 "$(v h1 host active ''),$(v h2 host active ',"is_failed":true'),$(v 
     '{"type":"contained","dependent":"hv2","sponsor":"h2"}' "$ffw_sets"
 expect 1 ffw 'outcome: finished-with-failures
 reason: change sets not completed: r/s2
-at target: 2 of 4'
+at target: 2 of 4
+change sets: 1 completed, 1 undone, 0 open'
 
 # suspended with advice: iter-11 has no graph, iter-10's is read (not
 # iter-9's: iterations sort by number); an undo still pending and
@@ -79,32 +82,38 @@ graph adv 10 "$(v h1 host active ''),$(v h2 host active ',"actions_to_execute":[
 mkdir -p "$T/adv/iter-11"
 expect 75 adv 'outcome: suspended with advice
 reason: Z_i = N, N of N tenants at their max_n
-at target: 1 of 3'
+at target: 1 of 3
+change sets: 0 completed, 0 undone, 2 open'
 
 state noadv '{"outcome":"suspended","reason":"Z_i = 3 (4 compute hosts not in use), 10 of 14 tenants at their max_n, and the rules eliminate all 1 candidate groups","advice":[]}'
 expect 75 noadv 'outcome: suspended without advice
 reason: Z_i = N, N of N tenants at their max_n, and the rules eliminate all N candidate groups
-at target: no resource graph'
+at target: no resource graph
+change sets: 0 completed, 0 undone, 0 open'
 
 state repeat '{"outcome":"suspended","reason":"no progress: iteration 5 repeats iteration 4 on an unchanged system"}'
 expect 75 repeat 'outcome: no progress
 reason: no progress: iteration N repeats iteration N on an unchanged system
-at target: no resource graph'
+at target: no resource graph
+change sets: 0 completed, 0 undone, 0 open'
 
 state refused '{"outcome":"refused","reason":"the plan of iteration 3 breaks the guarantee: iter-3/4-check.txt"}'
 expect 70 refused 'outcome: refused
 reason: the plan of iteration N breaks the guarantee: iter-N/N-check.txt
-at target: no resource graph'
+at target: no resource graph
+change sets: 0 completed, 0 undone, 0 open'
 
 state failed '{}'
 expect 70 failed 'outcome: other status 70
 reason: no reason
-at target: no resource graph'
+at target: no resource graph
+change sets: 0 completed, 0 undone, 0 open'
 
 state cap '{"outcome":"stopped","reason":"the limit of 3 iterations (-n) was reached"}'
 expect 2 cap 'outcome: cap
 reason: the limit of N iterations was reached
-at target: no resource graph'
+at target: no resource graph
+change sets: 0 completed, 0 undone, 0 open'
 
 st=0
 "$fc" --no-such-option >/dev/null 2>&1 || st=$?
@@ -119,7 +128,9 @@ if [ "$status" -le 1 ]; then pass "campaign exits 0 or 1"; else
 	fail "campaign exits 0 or 1 (status $status)"; diag "$T/stderr"; fi
 
 # row NAME: the value of the overall table's row NAME (empty if none).
-row() { sed -n "s/^| $1 | \([^|]*\) |\$/\1/p" "$T/table"; }
+row() {
+	grep -F "| $1 | " "$T/table" | sed -n '1s/^.* | \(.*\) |$/\1/p'
+}
 
 runs=$(row runs)
 if [ "$runs" = 9 ]; then pass "9 runs"; else
@@ -142,6 +153,9 @@ for i in anti-affinity condition destination capacity reservation \
 	if [ -n "$(row "violations: $i")" ]; then pass "row violations: $i"
 	else fail "row violations: $i"; fi
 done
+if row 'change sets at the end: completed / undone / open' |
+    grep -Eqx '[0-9]+ / [0-9]+ / [0-9]+'; then pass "row of change sets"
+else fail "row of change sets"; fi
 if [ -n "$(row 'of which not done or finished-with-failures')" ]; then
 	pass "row of the runs at target not finished"
 else fail "row of the runs at target not finished"; fi
@@ -177,7 +191,7 @@ else
 	# python3 where the campaign's runs find it (a pyenv shim is slow).
 	py=$(python3 -c 'import os, sys; print(os.path.dirname(sys.executable))')
 	PATH="$py:$PATH" sh -c "rm -rf $cmd" >/dev/null 2>&1 || st=$?
-	"$fc" --classify "$st" "$dir" | head -n 1 >"$T/again"
+	"$fc" --classify "$st" "$dir" | sed -n 1p >"$T/again"
 	printf 'outcome: %s\n' "${line%%, *}" >"$T/listed"
 	expect_same "$T/listed" "$T/again" "a run -v lists ends the same again"
 fi

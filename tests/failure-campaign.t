@@ -10,8 +10,9 @@
 # --quick runs: its tables must have every row and column, its outcome
 # rows must add up to its runs, its exit status must be 1 exactly when
 # a run counts against it, and a run -v lists must be reproduced by its
-# command.  How the planners fare is not
-# checked here: that is what the campaign measures.
+# command.  Last, the former subset (--quick --fig1) must keep the
+# guarantee.  How the planners fare is not checked here: that is what
+# the campaign measures.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 export UPKIT_BIN
@@ -194,5 +195,20 @@ else
 	"$fc" --classify "$st" "$dir" | sed -n 1p >"$T/again"
 	printf 'outcome: %s\n' "${line%%, *}" >"$T/listed"
 	expect_same "$T/listed" "$T/again" "a run -v lists ends the same again"
+fi
+
+# The former subset (--quick --fig1) holds the reproductions of cases
+# 1, 5, 6, 8 and 9 of the safety-under-failure report
+# (tests/safety-repros.t has the rest): however its runs end, none may
+# break an invariant, be refused, be stopped by the cap or fail.
+"$fc" --quick --fig1 -j 2 -w "$T/fig1" -v >"$T/fig1.table" 2>"$T/stderr" ||
+    true
+if grep -q '^| runs | 8 |$' "$T/fig1.table"; then pass "fig1 subset: 8 runs"
+else fail "fig1 subset: 8 runs"; diag "$T/fig1.table" "$T/stderr"; fi
+if grep -Eq '^\| (violations: [a-z-]+|refused|cap) \| [1-9]|^\| other status' \
+    "$T/fig1.table"; then
+	fail "fig1 subset: no invariant broken, none refused, capped or failed"
+	diag "$T/fig1.table"
+else pass "fig1 subset: no invariant broken, none refused, capped or failed"
 fi
 done_testing

@@ -114,7 +114,8 @@ batch_section(struct bs *b)
 	    b->cl.partitioned ? "empty" : "suspended"));
 	if (!busy) {
 		json_object_set_new(o, "reason", suspension(b));
-		json_object_set_new(o, "advice", advice(b));
+		json_object_set_new(o, "advice", b->advice != NULL ?
+		    json_incref(b->advice) : advice(b));
 	}
 	json_object_set_new(o, "compute", compute_section(b));
 	json_object_set_new(o, "consolidation", json_pack("{s:I, s:O}",

@@ -101,6 +101,7 @@ bs_free(struct bs *b)
 	free(b->why);
 	free(b->eq1);
 	free(b->cand);
+	free(b->ruled_in);
 	free(b->waiting);
 	free(b->chosen);
 	free(b->paired);
@@ -120,6 +121,7 @@ bs_free(struct bs *b)
 	json_decref(b->initial);
 	json_decref(b->final);
 	json_decref(b->sla);
+	json_decref(b->advice);
 	digraph_free(&b->rgd);
 	digraph_free(&b->cgd);
 	cloud_free(&b->cl);

@@ -75,6 +75,7 @@ struct bs {
 	size_t *split_part;	/* RG vertex -> its partition there */
 	long *relying_vms;	/* RG vertex -> VMs on hosts relying on it */
 	unsigned char *cand;	/* group in G_batch */
+	unsigned char *ruled_in;	/* group in G_batch after the rules */
 	unsigned char *waiting;	/* deactivated split partition awaiting switch */
 	unsigned char *paired;	/* group a waiting partition waits for */
 	unsigned char *chosen;	/* group in the final batch */
@@ -94,6 +95,8 @@ struct bs {
 	size_t *final_g;	/* their groups */
 	size_t nfinal;
 	json_t *sla;		/* the terms of (2)-(4) */
+	json_t *advice;		/* advice(), taken before the consolidation
+				 * was dropped (idle.c), or NULL */
 	struct reservation res;
 	long Z, F, dedicated_left;
 	long empty_left;	/* idle old hosts left (reserve.c) */
@@ -105,6 +108,8 @@ void consolidate(struct bs *b);
 int evacuate(struct bs *b, const size_t *hosts, size_t n);
 /* moves_rollback: take back every move after the first to_count. */
 void moves_rollback(struct bs *b, size_t to_count);
+/* consolidation_undo: take back every move and forget the hosts freed. */
+void consolidation_undo(struct bs *b);
 
 /* reserve.c: the scaling reservation, by (4) and exactly. */
 void scaling_reservations(const struct bs *b, long T, long F,
@@ -115,7 +120,8 @@ long tenant_scale_out_of(const struct bs *b, size_t n);
 /* advice.c: when nothing goes, what would let the upgrade proceed. */
 json_t *advice(const struct bs *b);
 
-/* idle.c: no consolidation move when the final batch is empty. */
+/* idle.c: no consolidation move when the final batch is empty, and the
+ * final batch selected again without it. */
 void drop_idle_consolidation(struct bs *b);
 
 /* storage.c: who a VM-supporting storage serves (see there). */
@@ -140,6 +146,9 @@ size_t split_partner(const struct bs *b, size_t g);
 
 /* final.c */
 void final_batch(struct bs *b);
+/* final_batch_again: forget the final batch and its eliminations, and
+ * select it again from the cloud as it is now. */
+void final_batch_again(struct bs *b);
 long group_duration(const struct bs *b, size_t g);
 
 /* plan.c */

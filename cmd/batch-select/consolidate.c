@@ -62,6 +62,20 @@ moves_rollback(struct bs *b, size_t to_count)
 	}
 }
 
+void
+consolidation_undo(struct bs *b)
+{
+	size_t k;
+
+	moves_rollback(b, 0);
+	json_array_clear(b->freed);
+	/* sorted by the loads of the moves taken back */
+	for (k = 0; k < b->npools; k++) {
+		free(b->pools[k].hosts);
+		b->pools[k].hosts = NULL;
+	}
+}
+
 /* excluded: a host that may not take VMs. */
 static int
 excluded(const struct bs *b, const unsigned char *giver, size_t h)

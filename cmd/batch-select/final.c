@@ -394,15 +394,13 @@ switch_waiting(struct bs *b, struct take *all, size_t n)
 	}
 }
 
-void
-final_batch(struct bs *b)
+static void
+select_final(struct bs *b)
 {
 	struct take *all = xcalloc(b->in.cg.ngroups, sizeof *all);
 	size_t g, n = 0, i;
 	long taken = 0;
 
-	b->final = json_array();
-	b->final_g = xmalloc(b->in.cg.ngroups * sizeof *b->final_g);
 	sla_terms(b);
 	for (g = 0; g < b->in.cg.ngroups; g++) {
 		if (!b->cand[g])
@@ -419,4 +417,35 @@ final_batch(struct bs *b)
 	for (i = 0; i < n; i++)
 		free(all[i].hosts);
 	free(all);
+}
+
+void
+final_batch(struct bs *b)
+{
+	b->final = json_array();
+	b->final_g = xmalloc(b->in.cg.ngroups * sizeof *b->final_g);
+	b->ruled_in = xmalloc(b->in.cg.ngroups);
+	memcpy(b->ruled_in, b->cand, b->in.cg.ngroups);
+	select_final(b);
+}
+
+/* final_batch_again: the groups this stage eliminated are candidates
+ * again, and the numbers of (2)-(4) are those of the cloud now. */
+void
+final_batch_again(struct bs *b)
+{
+	size_t g;
+
+	for (g = 0; g < b->in.cg.ngroups; g++)
+		if (b->ruled_in[g] && !b->cand[g]) {
+			json_decref(b->why[g]);
+			b->why[g] = NULL;
+			b->cand[g] = 1;
+		}
+	json_array_clear(b->final);
+	b->nfinal = 0;
+	memset(b->chosen, 0, b->in.cg.ngroups);
+	memset(b->affected, 0, b->cl.nhosts);
+	json_decref(b->sla);
+	select_final(b);
 }

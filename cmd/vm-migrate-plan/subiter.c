@@ -622,6 +622,16 @@ sub_iterations(struct vmp *p)
 				b = budget(p, c, n = b > 0 ? (size_t)b : 0,
 				    has_new, first, moved, &A);
 		}
+		/*
+		 * equation (5) bounds the iteration: the exact room also
+		 * counts free slots of new hosts in use and is the room
+		 * left now, not what is left of V_i; the last picks wait
+		 * (fewer newcomers only leave more room)
+		 */
+		if (b > p->V - moved)
+			b = p->V - moved;
+		if ((long)n > b)
+			n = b > 0 ? (size_t)b : 0;
 		if (b <= 0 || n == 0 ||
 		    (w = move_picks(p, c, n, src)) == 0)
 			break;

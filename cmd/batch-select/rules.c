@@ -448,6 +448,30 @@ rule_before_add(struct bs *b, size_t g, struct verdict *v)
 	return 0;
 }
 
+/*
+ * abandoned: group d is failed or isolated, so that no automatic action
+ * is taken on it any more (seed 000 III.A), and none of its compute
+ * hosts runs a VM: nothing it holds needs what it depends on.
+ */
+static int
+abandoned(const struct bs *b, size_t d)
+{
+	const struct cg_group *grp = &b->in.cg.groups[d];
+	size_t m, r, h;
+
+	if (!grp->failed && !grp->isolated)
+		return 0;
+	for (m = 0; m < grp->nmembers; m++) {
+		r = b->res_of[grp->members[m]];
+		if (r == NONE)
+			continue;
+		h = b->cl.host_of[r];
+		if (h != NONE && b->cl.load[h] > 0)
+			return 0;
+	}
+	return 1;
+}
+
 static int
 rule_before_remove(struct bs *b, size_t g, struct verdict *v)
 {
@@ -465,7 +489,7 @@ rule_before_remove(struct bs *b, size_t g, struct verdict *v)
 
 			d = b->in.cg.group_of[e->dependent];
 			if (e->presence == PRES_FUTURE || d == g ||
-			    !group_pending(b, d))
+			    !group_pending(b, d) || abandoned(b, d))
 				continue;
 			verdict(v, "dependency-before-remove", -1, -1, "%s is to "
 			    "be removed but %s still depends on it (%s)",

@@ -11,8 +11,9 @@
  *   isolated nor failed) fall below its undo-threshold (by default 90 %
  *   of them, rounded up: request.h);
  * - a set is completed when each of its transitions is done or sits on
- *   an isolated, failed or vanished resource; its isolated-only
- *   resources are then marked failed;
+ *   an isolated, failed or vanished resource, or one grouped with an
+ *   isolated or failed one (mark_in_lost); its isolated-only resources
+ *   are then marked failed;
  * - while a set is being undone, isolated-only resources already at
  *   their undo version are released from isolation.
  */
@@ -62,6 +63,49 @@ mark_gone_and_isolate(struct rgb *b)
 
 			if (cs != NULL && r->att[k].count > cs->max_retry)
 				r->isolated = 1;
+		}
+	}
+}
+
+/* lost: r is failed or isolated, or held with one (mark_in_lost). */
+static int
+lost(const struct res *r)
+{
+	return r->failed || r->isolated || r->in_lost;
+}
+
+/*
+ * mark_in_lost: the resources held, through containment or composition
+ * either way, with a failed or isolated one, such as the hypervisor of
+ * a failed host or the host of a failed hypervisor: step 2 groups them
+ * into one resource group, which is not upgradable while a member is
+ * failed or isolated, so no automatic action reaches them either
+ * (III.A).
+ */
+static void
+mark_in_lost(struct rgb *b)
+{
+	const struct dependency *d;
+	struct res *x, *y;
+	size_t i;
+	long dx, dy;
+	int more = 1;
+
+	while (more) {
+		more = 0;
+		for (i = 0; i < b->sc.ndeps; i++) {
+			d = &b->sc.deps[i];
+			if ((d->type != DEP_CONTAINED &&
+			    d->type != DEP_COMPOSITION) ||
+			    (dx = res_find(b, b->sc.resources[d->dependent].id)) < 0 ||
+			    (dy = res_find(b, b->sc.resources[d->sponsor].id)) < 0)
+				continue;
+			x = &b->res[dx];
+			y = &b->res[dy];
+			if (lost(x) != lost(y)) {
+				(lost(x) ? y : x)->in_lost = 1;
+				more = 1;
+			}
 		}
 	}
 }
@@ -154,7 +198,8 @@ try_complete(struct rgb *b, struct change_set *cs)
 			const struct transition *t = &cs->changes[k].tr[i];
 			const struct res *r = tr_res(b, t);
 
-			if (t->status == TR_PENDING && !r->isolated && !r->failed)
+			if (t->status == TR_PENDING && !r->isolated &&
+			    !r->failed && !r->in_lost)
 				return 0;
 		}
 	cs->status = CS_COMPLETED;
@@ -229,6 +274,7 @@ evaluate_change_sets(struct rgb *b)
 	size_t q, s;
 
 	mark_gone_and_isolate(b);
+	mark_in_lost(b);
 	for (q = 0; q < b->model.nreqs; q++)
 		for (s = 0; s < b->model.reqs[q].nsets; s++) {
 			struct change_set *cs = &b->model.reqs[q].sets[s];

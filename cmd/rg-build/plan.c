@@ -287,6 +287,7 @@ add_vertex(struct rgb *b, struct res *r)
 	v->deactivated = r->deactivated || r->sys < 0;
 	v->isolated = r->isolated;
 	v->failed = r->failed;
+	v->down = r->down;
 }
 
 int

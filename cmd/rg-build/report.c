@@ -4,11 +4,13 @@
  * first execution level of the previous resource graph.  An operation
  * (the actions of one change on one resource) whose actions all
  * succeeded is done; one with a failed action, or one blocked because
- * what it required failed, counts a failed attempt
- * for its undo unit (the actuator has already undone it at resource
- * level); a failed resource-level undo leaves the resource isolated and
- * failed.  A failed activation counts a failed attempt too.  Isolation
- * at max-retry is decided in evaluate.c.
+ * what it required failed, counts a failed attempt for its undo unit
+ * (the actuator has already undone it at resource level), and so does
+ * an undo operation that was blocked: past max-retry, the resource
+ * cannot be taken to its undo version and is failed.  A failed
+ * resource-level undo leaves the resource isolated and failed.  A
+ * failed activation counts a failed attempt too.  Isolation at
+ * max-retry is decided in evaluate.c.
  */
 #include <string.h>
 
@@ -37,7 +39,12 @@ find_set(const struct rgb *b, const char *uid, uint32_t *q, uint32_t *s)
 	return NULL;
 }
 
-/* carry_previous: isolation, failure and counters of the last RG. */
+/*
+ * carry_previous: isolation, failure and counters of the last RG.  A
+ * resource the system said had failed (an outage, is_down) and now says
+ * is back has been repaired: it is failed and isolated no longer, and
+ * the upgrade may take it again; its failed attempts still count.
+ */
 static void
 carry_previous(struct rgb *b)
 {
@@ -49,8 +56,10 @@ carry_previous(struct rgb *b)
 
 		if ((r = res_find(b, v->id)) < 0)
 			continue;
-		b->res[r].isolated |= v->isolated;
-		b->res[r].failed |= v->failed;
+		if (!(v->down && !b->res[r].down && b->res[r].sys >= 0)) {
+			b->res[r].isolated |= v->isolated;
+			b->res[r].failed |= v->failed;
+		}
 		for (k = v->first_att; k < v->first_att + v->natt; k++)
 			res_attempts(&b->res[r], b->prev.att[k].undo_unit)->count =
 			    b->prev.att[k].count;
@@ -66,6 +75,12 @@ mark_ran(struct change_set *cs, long change)
 		cs->changes[change - 1].status = CS_SCHEDULED;
 }
 
+static long
+attempts_counted(struct res *r, const char *uu)
+{
+	return res_attempts(r, uu)->count;
+}
+
 /* settle: apply one operation's outcome to resource r. */
 static void
 settle(struct rgb *b, struct res *r, const struct outcome *o)
@@ -79,8 +94,13 @@ settle(struct rgb *b, struct res *r, const struct outcome *o)
 	if (o->ran)
 		mark_ran(cs, o->change);
 	if (o->failed || o->undo_failed || o->blocked)
-		res_attempts(r, cs->uid)->count += o->change > 0;
+		res_attempts(r, cs->uid)->count += 1;
 	if (o->undo_failed || (o->change == 0 && o->failed))
+		r->failed = r->isolated = 1;
+	/* an undo its prerequisites keep from running, past max-retry,
+	 * cannot take the resource to its undo version: failed (III.A) */
+	if (o->change == 0 && o->blocked &&
+	    attempts_counted(r, cs->uid) > cs->max_retry)
 		r->failed = r->isolated = 1;
 	if (!o->all_ok)
 		return;

@@ -122,6 +122,7 @@ res_table_build(struct rgb *b)
 		r->deactivated = b->sc.resources[i].status != STATUS_ACTIVE;
 		r->failed = b->sc.resources[i].status == STATUS_FAILED;
 		r->isolated = r->failed;
+		r->down = r->failed;
 	}
 	digraph_init(&b->sysg, b->sc.nresources);
 	for (i = 0; i < b->sc.ndeps; i++)

@@ -176,26 +176,30 @@ plan(struct rgb *b)
 }
 
 /*
- * waited_for: a vertex is deactivated, and neither it nor a container
- * of it (at any depth) is failed or isolated: the upgrade waits for it
- * to come back into service (progress.h).  gone[] marks the vertices
- * out of play, worked out from the containment edges.
+ * waited_for: a vertex is deactivated, and nothing grouped with it
+ * through containment or composition, either way, is failed or
+ * isolated: the upgrade waits for it to come back into service
+ * (progress.h).  gone[] marks the vertices out of play.
  */
 static int
 waited_for(const struct rgraph *g)
 {
 	char *gone = xcalloc(g->nv ? g->nv : 1, 1);
-	size_t i;
+	size_t i, x, y;
 	int more = 1, waiting = 0;
 
 	for (i = 0; i < g->nv; i++)
 		gone[i] = (char)(g->v[i].failed || g->v[i].isolated);
 	while (more) {
 		more = 0;
-		for (i = 0; i < g->ne; i++)
-			if (g->e[i].type == DEP_CONTAINED &&
-			    gone[g->e[i].sponsor] && !gone[g->e[i].dependent])
-				more = gone[g->e[i].dependent] = 1;
+		for (i = 0; i < g->ne; i++) {
+			x = g->e[i].dependent;
+			y = g->e[i].sponsor;
+			if ((g->e[i].type == DEP_CONTAINED ||
+			    g->e[i].type == DEP_COMPOSITION) &&
+			    gone[x] != gone[y])
+				more = gone[x] = gone[y] = 1;
+		}
 	}
 	for (i = 0; i < g->nv && !waiting; i++)
 		waiting = g->v[i].deactivated && !gone[i];

@@ -38,6 +38,8 @@ struct res {
 	int kind;		/* enum resource_kind */
 	long sys;		/* index in the system section, or -1 */
 	int deactivated, isolated, failed;
+	int in_lost;		/* grouped with a failed or isolated one */
+	int down;		/* the system says it failed */
 	int in_graph;		/* a vertex of this iteration's RG */
 	size_t vertex;		/* its index there */
 	struct attempts *att;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "exitcodes.h"
@@ -258,6 +259,16 @@ check_plan(struct loop *l, long n)
 	return st == 0;
 }
 
+/* sleep_through: sleep secs seconds, whatever interrupts the sleep. */
+static void
+sleep_through(long secs)
+{
+	struct timespec left = { secs, 0 };
+
+	while (nanosleep(&left, &left) != 0 && errno == EINTR)
+		;
+}
+
 /*
  * mark_started: made before the actuator starts, removed once its
  * report is kept: a run that did not finish is never started again
@@ -275,10 +286,16 @@ mark_started(const char *file)
 	free(tmp);
 }
 
-/* actuate: the actuator's step, on a plan that may run. */
+/*
+ * actuate: the actuator's step, on a plan that may run; after waiting
+ * secs for a repair (wait.c) when secs > 0: the simulator is told to
+ * let that time pass (-C), another actuator runs that much later.
+ */
 static enum state
-actuate(struct loop *l, long n, const char *plan, const char *report)
+actuate(struct loop *l, long n, const char *plan, const char *report,
+    long secs)
 {
+	char wait_arg[32];
 	char *started = iter_path(l, n, "5-report.started"), *live = NULL,
 	    *summary = NULL;
 	struct args argv = { 0 };
@@ -295,7 +312,7 @@ actuate(struct loop *l, long n, const char *plan, const char *report)
 	}
 	if (!check_plan(l, n))
 		state = ST_REFUSED;
-	else if (repeats(l, n))
+	else if (secs == 0 && repeats(l, n))
 		state = ST_REPEATED;
 	if (state != ST_RUNNING) {
 		free(started);
@@ -313,6 +330,12 @@ actuate(struct loop *l, long n, const char *plan, const char *report)
 	}
 	for (size_t i = 1; i < l->act.n; i++)
 		args_add(&argv, l->act.v[i]);
+	if (secs > 0 && l->sim) {
+		snprintf(wait_arg, sizeof wait_arg, "%ld", secs);
+		args_add(&argv, "-C");
+		args_add(&argv, wait_arg);
+	} else if (secs > 0)
+		sleep_through(secs);
 	st = step_save(l, report, plan, argv.v, live);
 	if (st != 0 && l->sim) {
 		(void)unlink(started);
@@ -384,6 +407,7 @@ iteration(struct loop *l, long n)
 	    *plan = iter_path(l, n, "4-migrations.json"),
 	    *report = iter_path(l, n, "5-report.json");
 	enum state state = ST_RUNNING;
+	long secs;
 
 	times_at(n);
 	if (spare_dir_take(it) != 0 && mkdir(it, 0777) != 0 &&
@@ -396,10 +420,17 @@ iteration(struct loop *l, long n)
 	} else {
 		plan_steps(l, n, rg, cg, batch, plan);
 		plan_answers(l, n);
-		if (strcmp(l->plan_progress, "suspended") == 0)
+		if (strcmp(l->plan_progress, "suspended") != 0) {
+			if (!is_file(report))
+				state = actuate(l, n, plan, report, 0);
+		} else if (is_file(report) && wait_marked(l, n) > 0) {
+			state = ST_RUNNING;	/* a wait already run */
+		} else if ((secs = wait_marked(l, n)) > 0 ||
+		    (secs = wait_for_repair(l, n)) > 0) {
+			wait_mark(l, n, secs);
+			state = actuate(l, n, plan, report, secs);
+		} else
 			state = ST_SUSPENDED;
-		else if (!is_file(report))
-			state = actuate(l, n, plan, report);
 	}
 	free(report);
 	free(plan);

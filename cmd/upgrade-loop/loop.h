@@ -45,6 +45,7 @@ struct options {
 	struct args refresh_args;	/* -u */
 	struct args actuator_args;	/* after the options */
 	int quiet, nocheck, rerun;	/* -q, -C, -R */
+	long wait;			/* -w: seconds to wait for repairs */
 };
 
 /* How an iteration ended (iteration.c). */
@@ -123,6 +124,15 @@ void setup(struct loop *l);
 
 /* iteration.c */
 enum state iteration(struct loop *l, long n);
+
+/*
+ * wait.c: when nothing can go while resources are down, wait for their
+ * repair, WAIT_STEP seconds at a time, -w seconds in all.
+ */
+enum { WAIT_STEP = 600, WAIT_DEFAULT = 14400 };
+long wait_for_repair(struct loop *l, long n);
+void wait_mark(struct loop *l, long n, long secs);
+long wait_marked(const struct loop *l, long n);
 
 /* tell.c: what a person watching the loop sees. */
 const char *went_down(struct loop *l, long n);

@@ -63,20 +63,24 @@ static const struct argp_option option_list[] = {
 	  "actuating them", 0 },
 	{ "times", 'T', "FILE", 0, "Append to FILE the wall seconds of each "
 	  "program the loop runs, a line each", 0 },
+	{ "wait", 'w', "SECONDS", 0, "When nothing can go while resources "
+	  "are down, wait up to SECONDS in all for their repair (default "
+	  "14400; 0: suspend at once)", 0 },
 	{ 0 }
 };
 
+/* number: arg as a number from least up, or bad usage for option key. */
 static long
-positive(struct argp_state *state, const char *arg)
+number(struct argp_state *state, int key, const char *arg, long least)
 {
 	char *end;
 	long v;
 
 	v = strtol(arg, &end, 10);
-	if (*arg < '0' || *arg > '9' || *end != '\0' || v <= 0 ||
+	if (*arg < '0' || *arg > '9' || *end != '\0' || v < least ||
 	    v == LONG_MAX)
-		argp_failure(state, EXIT_USAGE, 0, "-n '%s': not a positive "
-		    "number", arg);
+		argp_failure(state, EXIT_USAGE, 0, "-%c '%s': not a %s number",
+		    key, arg, least > 0 ? "positive" : "whole");
 	return v;
 }
 
@@ -89,7 +93,8 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'a': o->actuator = arg; break;
 	case 'd': o->dir = arg; break;
-	case 'n': o->max = positive(state, arg); break;
+	case 'n': o->max = number(state, key, arg, 1); break;
+	case 'w': o->wait = number(state, key, arg, 0); break;
 	case 's': o->system = arg; break;
 	case 'k': o->catalog = arg; break;
 	case 'r': args_add(&o->requests, arg); break;
@@ -376,7 +381,7 @@ main(int argc, char **argv)
 	static const struct argp argp = { option_list, parse_opt,
 		"[-- ACTUATOR-ARG...]", usage_doc, 0, 0, 0 };
 	struct options o = { .actuator = "sim", .dir = "upgrade-state",
-	    .max = 100 };
+	    .max = 100, .wait = WAIT_DEFAULT };
 	struct loop l = { 0 };
 	int status;
 

@@ -247,6 +247,24 @@ mark_unusable(struct cloud *cl, const struct rgraph *rg)
 	}
 }
 
+/*
+ * old_in_service: a usable host is still old.  Once none is, the split
+ * is over for every host that can be used: what is left of the old
+ * version sits on failed or isolated hosts only, on which no automatic
+ * action is taken (seed 000 III.A), and the new hosts are counted as
+ * one partition again.
+ */
+static int
+old_in_service(const struct cloud *cl)
+{
+	size_t h;
+
+	for (h = 0; h < cl->nhosts; h++)
+		if (cl->usable[h] && cl->part[h] == PART_OLD)
+			return 1;
+	return 0;
+}
+
 void
 cloud_partition(struct cloud *cl, const struct rgraph *rg,
     const struct cgraph *cg, const struct catalog *cat,
@@ -259,7 +277,7 @@ cloud_partition(struct cloud *cl, const struct rgraph *rg,
 	memset(cl->part, PART_NONE, cl->nhosts);
 	ppu_partitions(cl, rg, cg, done);
 	hv_partitions(cl, rg, cg, cat, done);
-	cl->partitioned = cl->ncauses > 0;
+	cl->partitioned = cl->ncauses > 0 && old_in_service(cl);
 	if (cl->partitioned)
 		return;
 	/* nothing splits them: the equations count every compute host */

@@ -153,9 +153,11 @@ is_true(const json_t *v, const char *key)
 
 /*
  * out_of_play: the ids (an object used as a set) of the vertices that
- * are failed or isolated, and of those contained in one, at any depth:
- * seed 000 III.A takes no further automatic action on them, so they
- * hold the upgrade back no longer.
+ * are failed or isolated, and of those grouped with one through
+ * containment or composition, either way (step 2 makes them one group,
+ * not upgradable while a member is failed or isolated): seed 000 III.A
+ * takes no further automatic action on them, so they hold the upgrade
+ * back no longer.
  */
 static json_t *
 out_of_play(const json_t *vertices, const json_t *edges)
@@ -176,10 +178,15 @@ out_of_play(const json_t *vertices, const json_t *edges)
 			    json_object_get(e, "sponsor")), *dependent =
 			    json_string_value(json_object_get(e, "dependent"));
 
-			if (type != NULL && strcmp(type, "contained") == 0 &&
-			    sponsor != NULL && dependent != NULL &&
-			    json_object_get(set, sponsor) != NULL)
+			if (type == NULL || sponsor == NULL || dependent == NULL ||
+			    (strcmp(type, "contained") != 0 &&
+			    strcmp(type, "composition") != 0))
+				continue;
+			if (json_object_get(set, sponsor) != NULL ||
+			    json_object_get(set, dependent) != NULL) {
+				json_object_set_new(set, sponsor, json_true());
 				json_object_set_new(set, dependent, json_true());
+			}
 		}
 	} while (json_object_size(set) > before);
 	return set;

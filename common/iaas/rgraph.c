@@ -411,6 +411,10 @@ write_vertex(struct jwriter *w, const struct rgraph *g,
 		jw_key(w, "is_failed");
 		jw_bool(w, 1);
 	}
+	if (v->down) {
+		jw_key(w, "is_down");
+		jw_bool(w, 1);
+	}
 	jw_end(w);
 }
 

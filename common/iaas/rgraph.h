@@ -97,6 +97,7 @@ struct rg_vertex {
 	enum modification mod;
 	int deactivated;	/* activation-status */
 	int isolated, failed;
+	int down;		/* the system said it failed (an outage) */
 	size_t first_uu, nuu;		/* slice of undo_units */
 	size_t first_level, nlevels;	/* slice of levels */
 	size_t first_att, natt;		/* slice of attempts */

@@ -195,7 +195,7 @@ load_vertex(struct access *a, const json_t *obj, const char *text,
 	struct rgraph *g = l->g;
 	static const char *const known[] = { "id", "kind", "modification_type",
 		"activation_status", "undo_unit_ids", "actions_to_execute",
-		"failed_attempts", "is_isolated", "is_failed", NULL };
+		"failed_attempts", "is_isolated", "is_failed", "is_down", NULL };
 	static const char *const statuses[] = { "active", "deactivated", NULL };
 	struct rg_vertex *v;
 	const char *id;
@@ -218,7 +218,8 @@ load_vertex(struct access *a, const json_t *obj, const char *text,
 	v->mod = (enum modification)mod;
 	v->deactivated = status == 1;
 	if (acc_get_bool(a, obj, "is_isolated", ACC_OPTIONAL, &v->isolated) < 0 ||
-	    acc_get_bool(a, obj, "is_failed", ACC_OPTIONAL, &v->failed) < 0)
+	    acc_get_bool(a, obj, "is_failed", ACC_OPTIONAL, &v->failed) < 0 ||
+	    acc_get_bool(a, obj, "is_down", ACC_OPTIONAL, &v->down) < 0)
 		return -1;
 	l->text = text;
 	l->len = len;

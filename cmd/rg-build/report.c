@@ -43,7 +43,9 @@ find_set(const struct rgb *b, const char *uid, uint32_t *q, uint32_t *s)
  * carry_previous: isolation, failure and counters of the last RG.  A
  * resource the system said had failed (an outage, is_down) and now says
  * is back has been repaired: it is failed and isolated no longer, and
- * the upgrade may take it again; its failed attempts still count.
+ * the upgrade may take it again; its failed attempts still count.  One
+ * failed by the upgrade (fail_by_upgrade) stays failed, and is not down
+ * even while the system says it failed.
  */
 static void
 carry_previous(struct rgb *b)
@@ -60,6 +62,8 @@ carry_previous(struct rgb *b)
 			b->res[r].isolated |= v->isolated;
 			b->res[r].failed |= v->failed;
 		}
+		if (v->failed && !v->down)
+			b->res[r].down = 0;	/* failed by the upgrade */
 		for (k = v->first_att; k < v->first_att + v->natt; k++)
 			res_attempts(&b->res[r], b->prev.att[k].undo_unit)->count =
 			    b->prev.att[k].count;
@@ -73,6 +77,18 @@ mark_ran(struct change_set *cs, long change)
 		cs->status = CS_SCHEDULED;
 	if (change > 0 && cs->changes[change - 1].status == CS_NEW)
 		cs->changes[change - 1].status = CS_SCHEDULED;
+}
+
+/*
+ * fail_by_upgrade: r is failed by the upgrade itself (III.A), not by an
+ * outage: it is not down, whatever the system says of it, and a repair
+ * does not release it.
+ */
+static void
+fail_by_upgrade(struct res *r)
+{
+	r->failed = r->isolated = 1;
+	r->down = 0;
 }
 
 static long
@@ -96,12 +112,12 @@ settle(struct rgb *b, struct res *r, const struct outcome *o)
 	if (o->failed || o->undo_failed || o->blocked)
 		res_attempts(r, cs->uid)->count += 1;
 	if (o->undo_failed || (o->change == 0 && o->failed))
-		r->failed = r->isolated = 1;
+		fail_by_upgrade(r);
 	/* an undo its prerequisites keep from running, past max-retry,
 	 * cannot take the resource to its undo version: failed (III.A) */
 	if (o->change == 0 && o->blocked &&
 	    attempts_counted(r, cs->uid) > cs->max_retry)
-		r->failed = r->isolated = 1;
+		fail_by_upgrade(r);
 	if (!o->all_ok)
 		return;
 	for (i = 0; i < r->ntr; i++) {
@@ -285,7 +301,7 @@ count_activations(struct access *a, const char *id, const json_t *v,
 		counted = 1;
 	}
 	if (!counted)
-		b->res[x].failed = b->res[x].isolated = 1;
+		fail_by_upgrade(&b->res[x]);
 	return 0;
 }
 

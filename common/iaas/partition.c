@@ -280,6 +280,7 @@ cloud_partition(struct cloud *cl, const struct rgraph *rg,
 	cl->partitioned = cl->ncauses > 0 && old_in_service(cl);
 	if (cl->partitioned)
 		return;
+	cl->ncauses = 0;	/* over, or never begun */
 	/* nothing splits them: the equations count every compute host */
 	for (h = 0; h < cl->nhosts; h++) {
 		cl->part[h] = PART_OLD;

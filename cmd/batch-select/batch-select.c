@@ -111,6 +111,7 @@ bs_free(struct bs *b)
 	free(b->split_unit);
 	free(b->split_part);
 	free(b->relying_vms);
+	free(b->keep_empty);
 	for (g = 0; g < b->npools; g++)
 		free(b->pools[g].hosts);
 	free(b->pools);
@@ -144,6 +145,7 @@ select_batch(const struct options *o, json_t *doc)
 		index_graphs(&b);
 		cloud_init(&b.cl, &b.in.sc);
 		cloud_partition(&b.cl, &b.in.rg, &b.in.cg, &b.in.cat, NULL);
+		count_relying_vms(&b);
 		consolidate(&b);
 		initial_batch(&b);
 		final_batch(&b);

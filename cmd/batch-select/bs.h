@@ -73,7 +73,11 @@ struct bs {
 	size_t *res_of;		/* RG vertex -> system resource, or NONE */
 	size_t *split_unit;	/* RG vertex -> split unit it is in, or NONE */
 	size_t *split_part;	/* RG vertex -> its partition there */
-	long *relying_vms;	/* RG vertex -> VMs on hosts relying on it */
+	long *relying_vms;	/* RG vertex -> VMs on hosts relying on it,
+				 * before this iteration's moves */
+	unsigned char *keep_empty;	/* compute host no VM may move onto:
+					 * it relies on a vertex being
+					 * removed that no VM runs on */
 	unsigned char *cand;	/* group in G_batch */
 	unsigned char *ruled_in;	/* group in G_batch after the rules */
 	unsigned char *waiting;	/* deactivated split partition awaiting switch */
@@ -135,6 +139,8 @@ int host_uses_storage(const struct bs *b, size_t h, size_t x);
 const char *product_on_sponsors(const struct bs *b, size_t x);
 /* sponsor_serves: does sponsor s carry name (product_on_sponsors)? */
 int sponsor_serves(const struct bs *b, size_t s, const char *name);
+/* count_relying_vms: relying_vms and keep_empty, before any move. */
+void count_relying_vms(struct bs *b);
 
 /* rules.c */
 void initial_batch(struct bs *b);

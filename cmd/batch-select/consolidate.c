@@ -76,11 +76,11 @@ consolidation_undo(struct bs *b)
 	}
 }
 
-/* excluded: a host that may not take VMs. */
+/* excluded: a host that may not take VMs (keep_empty: storage.c). */
 static int
 excluded(const struct bs *b, const unsigned char *giver, size_t h)
 {
-	return giver[h] || b->affected[h] ||
+	return giver[h] || b->affected[h] || b->keep_empty[h] ||
 	    b->cl.load[h] >= b->cl.cap[h];
 }
 

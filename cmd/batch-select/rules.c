@@ -117,34 +117,6 @@ index_splits(struct bs *b)
 	}
 }
 
-/*
- * count_relying_vms: VMs on compute hosts relying on each vertex for VM
- * operations (vm-storage, vm-controller), after consolidation.  A host
- * already in the new partition relies on the new configuration, not on
- * the old one its current-only edge still names (III.A, PPU); nor does a
- * host whose hypervisor the storage's product does not run on
- * (storage.c: the hosts an undo has put back).
- */
-static void
-count_relying_vms(struct bs *b)
-{
-	size_t e, h, r;
-
-	b->relying_vms = xcalloc(b->in.rg.nv, sizeof *b->relying_vms);
-	for (e = 0; e < b->in.rg.ne; e++) {
-		const struct rg_edge *d = &b->in.rg.e[e];
-
-		if ((d->type != DEP_VM_STORAGE && d->type != DEP_VM_CONTROLLER) ||
-		    d->presence == PRES_FUTURE ||
-		    (r = b->res_of[d->dependent]) == NONE ||
-		    (h = b->cl.host_of[r]) == CLOUD_NONE ||
-		    (d->presence == PRES_CURRENT && b->cl.part[h] == PART_NEW) ||
-		    !host_uses_storage(b, h, d->sponsor))
-			continue;
-		b->relying_vms[d->sponsor] += b->cl.load[h];
-	}
-}
-
 static int
 rule_not_upgradable(struct bs *b, size_t g, struct verdict *v)
 {
@@ -564,7 +536,8 @@ peer_availability(struct bs *b)
 }
 
 /* aggregate_needed: must aggregate x keep its minimum now?  Not while
- * it is being added, nor when it is retired and no VM relies on it. */
+ * it is being added, nor when it is retired and no VM relies on it
+ * before this iteration's moves (storage.c). */
 static int
 aggregate_needed(const struct bs *b, size_t x)
 {
@@ -686,7 +659,6 @@ initial_batch(struct bs *b)
 	b->paired = xcalloc(n, 1);
 	b->why = xcalloc(n, sizeof *b->why);
 	index_splits(b);
-	count_relying_vms(b);
 	equation1(b);
 	for (g = 0; g < n; g++)
 		b->cand[g] = group_pending(b, g) || b->in.cg.groups[g].deactivated;

@@ -146,10 +146,10 @@ failed_resources(const struct loop *l, long n)
 		if (!failed && !isolated)
 			continue;
 		att = json_object_get(v, "failed_attempts");
-		json_array_append_new(out, json_pack("{s:O, s:O, s:b, s:b, s:O}",
+		json_array_append_new(out, json_pack("{s:O, s:O, s:b, s:b, s:o}",
 		    "id", json_object_get(v, "id"), "kind",
 		    json_object_get(v, "kind"), "failed", failed, "isolated",
-		    isolated, "failed_attempts", att != NULL ? att :
+		    isolated, "failed_attempts", att != NULL ? json_incref(att) :
 		    json_object()));
 	}
 	done_reading(doc);

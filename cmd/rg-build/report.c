@@ -91,12 +91,6 @@ fail_by_upgrade(struct res *r)
 	r->down = 0;
 }
 
-static long
-attempts_counted(struct res *r, const char *uu)
-{
-	return res_attempts(r, uu)->count;
-}
-
 /* settle: apply one operation's outcome to resource r. */
 static void
 settle(struct rgb *b, struct res *r, const struct outcome *o)
@@ -116,7 +110,7 @@ settle(struct rgb *b, struct res *r, const struct outcome *o)
 	/* an undo its prerequisites keep from running, past max-retry,
 	 * cannot take the resource to its undo version: failed (III.A) */
 	if (o->change == 0 && o->blocked &&
-	    attempts_counted(r, cs->uid) > cs->max_retry)
+	    res_attempts(r, cs->uid)->count > cs->max_retry)
 		fail_by_upgrade(r);
 	if (!o->all_ok)
 		return;

@@ -23,15 +23,9 @@ static long
 waited(const struct loop *l, long n)
 {
 	long k, total = 0;
-	char *file, *text;
 
-	for (k = 1; k < n; k++) {
-		file = iter_path(l, k, "5-wait");
-		if ((text = read_text(file, NULL)) != NULL)
-			total += strtol(text, NULL, 10);
-		free(text);
-		free(file);
-	}
+	for (k = 1; k < n; k++)
+		total += wait_marked(l, k);
 	return total;
 }
 

@@ -15,7 +15,10 @@
  *   equation-1   the storage hosts equation (1) lacks;
  *   single-homed a group that takes out more compute hosts than all
  *                those not in use (a switch that is the only path of
- *                its hosts): move their VMs off first, or add a path.
+ *                its hosts): move their VMs off first, or add a path;
+ *   sponsors     an aggregate (a storage) that holds its sponsors to
+ *                keep its minimum working: the sponsors out of service
+ *                to bring back, or one more sponsor.
  *
  * The shortfall is the least, over the groups that compute-capacity
  * eliminated, of the hosts they need beyond what was left: with that
@@ -203,6 +206,90 @@ single_homed_advice(const struct bs *b, json_t *list)
 	}
 }
 
+/* why_out: why sponsor s does not work now, or NULL when it does. */
+static const char *
+why_out(const struct bs *b, size_t s)
+{
+	const struct cg_group *grp = &b->in.cg.groups[b->in.cg.group_of[s]];
+
+	if (b->in.rg.v[s].down)
+		return "down";
+	if (grp->failed)
+		return "failed";
+	if (grp->isolated)
+		return "isolated";
+	return grp->deactivated ? "deactivated" : NULL;
+}
+
+/* sponsors_out: the sponsors of aggregate x out of service, as ids
+ * in ids and as "host1 (failed), host4 (down)" in text. */
+static void
+sponsors_out(const struct bs *b, size_t x, json_t *ids, char *text,
+    size_t size)
+{
+	const size_t *out;
+	size_t n, i;
+	int at = 0;
+
+	*text = '\0';
+	out = digraph_out(&b->rgd, x, &n);
+	for (i = 0; i < n; i++) {
+		const struct rg_edge *e = &b->in.rg.e[out[i]];
+		const char *why, *id = b->in.rg.v[e->sponsor].id;
+
+		if (e->type != DEP_AGGREGATION || e->presence == PRES_FUTURE ||
+		    (why = why_out(b, e->sponsor)) == NULL)
+			continue;
+		if (json_array_size(ids) < 4 && at < (int)size)
+			at += snprintf(text + at, size - (size_t)at, "%s%s (%s)",
+			    json_array_size(ids) > 0 ? ", " : "", id, why);
+		json_array_append_new(ids, json_string(id));
+	}
+	if (json_array_size(ids) > 4 && at < (int)size)
+		snprintf(text + at, size - (size_t)at, " and %zu more",
+		    json_array_size(ids) - 4);
+}
+
+/* sponsor_advice: once per aggregate that an aggregation-minimum
+ * verdict names, what would let one more of its sponsors go. */
+static void
+sponsor_advice(const struct bs *b, json_t *list)
+{
+	json_t *seen = json_object(), *w, *out;
+	char names[256];
+	const char *id;
+	json_int_t need;
+	size_t g;
+	long x;
+
+	for (g = 0; g < b->in.cg.ngroups; g++) {
+		w = b->why[g];
+		id = w ? json_string_value(json_object_get(w, "aggregate")) :
+		    NULL;
+		if (id == NULL || json_object_get(seen, id) != NULL ||
+		    (x = idmap_find(&b->in.rg.ids, id)) < 0)
+			continue;
+		json_object_set_new(seen, id, json_true());
+		need = json_integer_value(json_object_get(w, "needed"));
+		sponsors_out(b, (size_t)x, out = json_array(), names,
+		    sizeof names);
+		if (json_array_size(out) > 0)
+			add(list, json_pack("{s:s, s:s, s:I, s:o}", "kind",
+			    "sponsors", "aggregate", id, "needed", need, "out",
+			    out), "%s needs %" JSON_INTEGER_FORMAT " working "
+			    "sponsor%s while another is upgraded: bring %s back "
+			    "into service, or add a sponsor", id, need,
+			    need == 1 ? "" : "s", names);
+		else
+			add(list, json_pack("{s:s, s:s, s:I, s:o}", "kind",
+			    "sponsors", "aggregate", id, "needed", need, "out",
+			    out), "%s needs all %" JSON_INTEGER_FORMAT " of its "
+			    "working sponsors: add a sponsor so that one can "
+			    "be upgraded", id, need);
+	}
+	json_decref(seen);
+}
+
 json_t *
 advice(const struct bs *b)
 {
@@ -211,5 +298,6 @@ advice(const struct bs *b)
 	capacity_advice(b, list);
 	storage_advice(b, list);
 	single_homed_advice(b, list);
+	sponsor_advice(b, list);
 	return list;
 }

@@ -595,16 +595,24 @@ working_sponsors(const struct bs *b, size_t x, long *total)
 	return w;
 }
 
-/* check_aggregates: would taking g (already a candidate) out leave an
- * aggregate it sponsors below its minimum? */
-static int
-check_aggregates(struct bs *b, size_t g, struct verdict *v)
+/*
+ * short_aggregate: an aggregate that g (already a candidate) sponsors
+ * and that taking g out would leave below its minimum, with the verdict
+ * in v; else NONE.  A group already out of service counts as out now:
+ * taking it changes no count, and its actions may bring it back (a
+ * sponsor left deactivated by a failed attempt and the last working one
+ * would otherwise hold each other for ever).
+ */
+static size_t
+short_aggregate(struct bs *b, size_t g, struct verdict *v)
 {
 	const struct cg_group *grp = &b->in.cg.groups[g];
 	const size_t *in;
 	size_t m, n, i, x;
 	long need, work, total;
 
+	if (out_of_service(b, g))
+		return NONE;
 	for (m = 0; m < grp->nmembers; m++) {
 		in = digraph_in(&b->rgd, grp->members[m], &n);
 		for (i = 0; i < n; i++) {
@@ -622,28 +630,32 @@ check_aggregates(struct bs *b, size_t g, struct verdict *v)
 			    "%ld working sponsors of its %ld; with %s out only "
 			    "%ld would remain", vid(b, x), need, total,
 			    grp->id, work);
-			return 1;
+			return x;
 		}
 	}
-	return 0;
+	return NONE;
 }
 
 /*
  * aggregation_minimum: groups are kept in control graph order while
  * every aggregate they sponsor keeps its minimum; checking is done with
- * the group counted out, and a group that breaks it is put back.
+ * the group counted out, and a group that breaks it is put back.  The
+ * verdict names the aggregate, for the advice.
  */
 static void
 aggregation_minimum(struct bs *b)
 {
 	struct verdict v;
-	size_t g;
+	size_t g, x;
 
 	for (g = 0; g < b->in.cg.ngroups; g++) {
 		if (!b->cand[g] || b->waiting[g])
 			continue;
-		if (check_aggregates(b, g, &v))
-			eliminate(b, g, &v);
+		if ((x = short_aggregate(b, g, &v)) == NONE)
+			continue;
+		eliminate(b, g, &v);
+		json_object_set_new(b->why[g], "aggregate",
+		    json_string(vid(b, x)));
 	}
 }
 

@@ -8,7 +8,9 @@
  * deactivate set the resource's status, and install, remove, create and
  * delete change products and resources as the resource graph's action
  * of the same id says.  An undone or failed action has none; one whose
- * undo failed keeps its effect and leaves its resource failed; a failed
+ * undo failed keeps its effect and leaves its resource out of service
+ * (deactivated: rg-build tries it again, or fails it past max-retry,
+ * from the results); a failed
  * migration whose replacement (on_failure) succeeded has its VM on the
  * destination.  A resource created takes up the dependencies the
  * resource graph plans for it (presence "future"); one deleted leaves
@@ -242,7 +244,7 @@ derive_action(struct derive *d, const json_t *action)
 	if (same(res, "succeeded") || same(res, "undo-failed"))
 		effect(d, action);
 	if (same(res, "undo-failed") && !same(text(action, "op"), "migrate"))
-		set_status(d, text(action, "resource"), "failed");
+		set_status(d, text(action, "resource"), "deactivated");
 	if (repl != NULL && same(result_of(d, text(repl, "id")), "succeeded"))
 		place_vm(d, text(action, "vm"), text(action, "destination"));
 }

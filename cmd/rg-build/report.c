@@ -5,12 +5,13 @@
  * (the actions of one change on one resource) whose actions all
  * succeeded is done; one with a failed action, or one blocked because
  * what it required failed, counts a failed attempt for its undo unit
- * (the actuator has already undone it at resource level), and so does
- * an undo operation that was blocked: past max-retry, the resource
- * cannot be taken to its undo version and is failed.  A failed
- * resource-level undo leaves the resource isolated and failed.  A
- * failed activation counts a failed attempt too.  Isolation at
- * max-retry is decided in evaluate.c.
+ * (the actuator has already undone it at resource level).  So does an
+ * undo that failed, at resource level or as an undo operation, or that
+ * was blocked: it is tried again while max-retry allows (issue 41:
+ * every kind of action retries), and past it the resource cannot be
+ * taken back and is isolated and failed (III.A).  A failed activation
+ * counts a failed attempt too.  Isolation at max-retry is decided in
+ * evaluate.c.
  */
 #include <string.h>
 
@@ -70,6 +71,23 @@ carry_previous(struct rgb *b)
 	}
 }
 
+/*
+ * count_attempt: one failed attempt of r in undo unit uu, once per
+ * iteration: an attempt is the iteration's try at the resource (seed
+ * 000 III.A, the per undo unit counter of failed upgrade attempts), so
+ * a failed action and the operations of the same unit it blocked, or
+ * its undo that failed too, are one attempt, not three.
+ */
+static void
+count_attempt(struct res *r, const char *uu)
+{
+	struct attempts *at = res_attempts(r, uu);
+
+	if (!at->counted)
+		at->count += 1;
+	at->counted = 1;
+}
+
 static void
 mark_ran(struct change_set *cs, long change)
 {
@@ -104,13 +122,11 @@ settle(struct rgb *b, struct res *r, const struct outcome *o)
 	if (o->ran)
 		mark_ran(cs, o->change);
 	if (o->failed || o->undo_failed || o->blocked)
-		res_attempts(r, cs->uid)->count += 1;
-	if (o->undo_failed || (o->change == 0 && o->failed))
-		fail_by_upgrade(r);
-	/* an undo its prerequisites keep from running, past max-retry,
-	 * cannot take the resource to its undo version: failed (III.A) */
-	if (o->change == 0 && o->blocked &&
-	    res_attempts(r, cs->uid)->count > cs->max_retry)
+		count_attempt(r, cs->uid);
+	/* an undo that failed or that its prerequisites keep from running,
+	 * past max-retry, cannot take the resource back: failed (III.A) */
+	if ((o->undo_failed || (o->change == 0 && (o->failed ||
+	    o->blocked))) && res_attempts(r, cs->uid)->count > cs->max_retry)
 		fail_by_upgrade(r);
 	if (!o->all_ok)
 		return;
@@ -264,8 +280,9 @@ apply_list(struct rgb *b, struct access *a, const char *key, int failed)
 
 /*
  * count_activations: a resource whose activation failed (the report's
- * failed_activations) has that many more failed attempts in each undo
- * unit it is still being changed by, so that max-retry isolates it
+ * failed_activations, however many times) has one more failed attempt
+ * in each undo unit it is still being changed by, unless the report
+ * counted one already, so that max-retry isolates it
  * (evaluate.c) as it would for a failed upgrade (seed 000 III.A).  One
  * changed by no open set has no retry left: it is isolated and failed.
  */
@@ -291,7 +308,7 @@ count_activations(struct access *a, const char *id, const json_t *v,
 		if (cs->status == CS_COMPLETED || (cs->status == CS_FAILED &&
 		    cs->undo_done))
 			continue;
-		res_attempts(&b->res[x], cs->uid)->count += (long)n;
+		count_attempt(&b->res[x], cs->uid);
 		counted = 1;
 	}
 	if (!counted)

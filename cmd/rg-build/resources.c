@@ -146,5 +146,6 @@ res_attempts(struct res *r, const char *undo_unit)
 	r->att = xreallocarray(r->att, r->natt + 1, sizeof *r->att);
 	r->att[r->natt].undo_unit = undo_unit;
 	r->att[r->natt].count = 0;
+	r->att[r->natt].counted = 0;
 	return &r->att[r->natt++];
 }

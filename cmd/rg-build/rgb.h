@@ -31,6 +31,7 @@ struct tref {
 struct attempts {
 	const char *undo_unit;
 	long count;
+	int counted;	/* the report in hand has counted one already */
 };
 
 struct res {

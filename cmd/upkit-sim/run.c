@@ -76,12 +76,17 @@ set_result(struct sim *s, const json_t *action, json_t *step,
 	report_action(&s->report, action, res);
 }
 
-/* mark_failed: an undo failed, so its resource is failed (III.A). */
+/*
+ * leave_deactivated: an undo failed, so its resource is left out of
+ * service in whatever state the undo left; rg-build tries it again, or
+ * fails it past max-retry (III.A), from the results.  "failed" is kept
+ * for what the system itself loses (a timeline's host failure).
+ */
 static void
-mark_failed(struct sim *s, const char *resource)
+leave_deactivated(struct sim *s, const char *resource)
 {
 	if (resource != NULL && world_resource(&s->world, resource) != NULL)
-		world_set_status(&s->world, resource, "failed");
+		world_set_status(&s->world, resource, "deactivated");
 }
 
 /* migration_outage: the switch-over of a live migration (section V). */
@@ -136,7 +141,7 @@ undo_one(struct group_run *g, struct done *d)
 		if (sim_draw_failure(s, world_str(u, "id"))) {
 			record(s, u, RESULT_FAILED, start, g->t);
 			set_result(s, d->action, d->step, RESULT_UNDO_FAILED);
-			mark_failed(s, world_str(d->action, "resource"));
+			leave_deactivated(s, world_str(d->action, "resource"));
 			return;
 		}
 		record(s, u, RESULT_SUCCEEDED, start, g->t);

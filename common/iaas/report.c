@@ -105,11 +105,24 @@ attempts(const struct rgraph *g, size_t v, const char *uu)
 }
 
 /*
- * judge_failure: a failed action of the resource graph.  An undo
- * operation's action (no "change") leaves its resource failed (III.A:
- * an isolated resource that cannot reach its undo version); a change's
- * action counts one failed attempt, and past max-retry the resource is
- * isolated-only.
+ * retries_left: may the resource of resource graph action x be tried
+ * again after one more failed attempt in undo unit uu?  Not when the
+ * action is not one of the graph's (no count to go by).
+ */
+static int
+retries_left(const struct report *r, long x, const char *uu)
+{
+	return x >= 0 && uu != NULL &&
+	    attempts(r->rg, r->rg_vertex[x], uu) + 1 <= max_retry(r, uu);
+}
+
+/*
+ * judge_failure: a failed action of the resource graph.  Each counts
+ * one failed attempt of its resource in its undo unit (rg-build counts
+ * them), and past max-retry a change's action leaves the resource
+ * isolated-only, and an undo operation's action failed (III.A: an
+ * isolated resource that cannot reach its undo version).  Until then,
+ * the undo is tried again (issue 41: every kind of action retries).
  */
 static void
 judge_failure(struct report *r, const json_t *action, int blocked)
@@ -119,14 +132,31 @@ judge_failure(struct report *r, const json_t *action, int blocked)
 	const char *uu = json_string_value(json_object_get(action, "undo_unit"));
 	long x = idmap_find(&r->rg_actions, id);
 
-	if (x < 0 || res == NULL)
+	if (x < 0 || res == NULL || retries_left(r, x, uu))
 		return;
 	if (r->rg_action[x]->change < 0) {
 		if (!blocked)	/* an undo that never ran failed nothing */
 			report_failed(r, res);
 	}
-	else if (attempts(r->rg, r->rg_vertex[x], uu) + 1 > max_retry(r, uu))
+	else
 		add_once(r->isolated, &r->isolated_ids, res);
+}
+
+/*
+ * undo_failed: an action whose resource-level undo failed leaves its
+ * resource failed once max-retry is reached; before, the resource stays
+ * out of service and its operation is tried again from the start.
+ * Without the resource graph, rg-build decides from the results.
+ */
+static void
+undo_failed(struct report *r, const json_t *action, const char *resource)
+{
+	const char *id = json_string_value(json_object_get(action, "id"));
+	const char *uu = json_string_value(json_object_get(action, "undo_unit"));
+
+	if (resource != NULL && r->rg != NULL &&
+	    !retries_left(r, idmap_find(&r->rg_actions, id), uu))
+		report_failed(r, resource);
 }
 
 /* failed_resource: what an undo-failed action leaves failed, or NULL. */
@@ -176,7 +206,7 @@ report_action(struct report *r, const json_t *action, enum action_result res)
 	if (rid != NULL && json_object_get(r->other, rid) == NULL)
 		report_step(r, rid, RESULT_NOT_RUN);
 	if (res == RESULT_UNDO_FAILED)
-		report_failed(r, failed_resource(action));
+		undo_failed(r, action, failed_resource(action));
 	if (uu != NULL && (res == RESULT_FAILED || res == RESULT_UNDO_FAILED ||
 	    res == RESULT_BLOCKED))
 		add_once(r->units, &r->unit_ids, uu);

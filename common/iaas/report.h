@@ -62,7 +62,8 @@ void report_schedule(struct report *r, const char *sched_id);
 /*
  * report_action: the result of a scheduled action (its object).  Its
  * replacement (on_failure), if any, is not-run until report_step()
- * says otherwise.  An undo-failed action leaves its resource failed,
+ * says otherwise.  An undo-failed action leaves its resource failed
+ * once its max-retry is reached (before, the resource is tried again),
  * unless it is a migration: a VM is no resource of the system.
  */
 void report_action(struct report *r, const json_t *action,

@@ -157,14 +157,15 @@ failed_resources(const struct loop *l, long n)
 }
 
 /*
- * failed_resources_text: "failed: host7 (r1/ipv6 2 attempts), ...;
- * isolated: ...", or "" when there are none.
+ * failed_resources_text: "failed: host7 (r1/ipv6 2 failed attempt(s);
+ * last r1/ipv6.1:host7:1 failed in iteration 3), ...; isolated: ...",
+ * or "" when there are none.
  */
 char *
 failed_resources_text(const json_t *failed)
 {
 	char *text[2] = { xstrdup(""), xstrdup("") }, *more, *att;
-	const json_t *f, *count;
+	const json_t *f, *count, *last;
 	const char *unit;
 	size_t i;
 	int k;
@@ -176,6 +177,17 @@ failed_resources_text(const json_t *failed)
 			more = xasprintf("%s%s%s %" JSON_INTEGER_FORMAT
 			    " failed attempt(s)", att, *att ? ", " : "", unit,
 			    json_integer_value(count));
+			free(att);
+			att = more;
+		}
+		last = json_object_get(f, "failing_action");
+		if (last != NULL) {
+			more = xasprintf("%s%slast %s %s in iteration %"
+			    JSON_INTEGER_FORMAT, att, *att ? "; " : "",
+			    text_of(json_object_get(last, "action")),
+			    text_of(json_object_get(last, "result")),
+			    json_integer_value(json_object_get(last,
+			    "iteration")));
 			free(att);
 			att = more;
 		}

@@ -155,6 +155,10 @@ json_t *failed_resources(const struct loop *l, long n);
 char *failed_resources_text(const json_t *failed);
 int advises_hosts(const struct loop *l, long n);
 
+/* failing.c: the action that failed each failed resource last, as
+ * failing_action {iteration, action, result} in its entry. */
+void add_failing_actions(const struct loop *l, long n, json_t *failed);
+
 /* jqdump.c: JSON as jq . lays it out. */
 void jq_dump(FILE *fp, const json_t *v);
 void jq_number(FILE *fp, double d);

@@ -217,6 +217,7 @@ done(struct loop *l, long n)
 		free(bad);
 		return EXIT_OK;
 	}
+	add_failing_actions(l, n, failed);
 	lost = failed_resources_text(failed);
 	why = xasprintf("%s%s%s%s", *bad ? "change sets not completed: " : "",
 	    bad, *bad && *lost ? "; " : "", lost);

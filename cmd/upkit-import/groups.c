@@ -156,8 +156,11 @@ read_group_list(struct import *im, struct access *a, const json_t *list)
 	return each_row(im, a, list, read_group);
 }
 
+/* read_group_show: one group's show, or an array of them (jq -s). */
 int
 read_group_show(struct import *im, struct access *a, const json_t *show)
 {
+	if (json_is_array(show))
+		return each_row(im, a, show, read_group);
 	return read_group(im, a, show);
 }

@@ -508,6 +508,8 @@ move_stages(struct bs *b, json_t *sched, enum move_kind kind,
 		m.vm = pm[i].vm;
 		m.source = pm[i].from;
 		m.destination = pm[i].to;
+		m.source_name = cloud_service_host(&b->cl, mv->from);
+		m.destination_name = cloud_service_host(&b->cl, mv->to);
 		m.from = hv_of(b, mv->from);
 		m.to = hv_of(b, mv->to);
 		m.phase = phase;

@@ -66,9 +66,12 @@ migration_action(const struct catalog *cat, const struct migration *m)
 	const struct cat_action_def *to = migration_def(cat, m->to);
 	const struct cat_action_def *from = migration_def(cat, m->from);
 	char *undo_id = sched_id_with(m->id, "~undo");
+	const char *src = m->source_name ? m->source_name : m->source;
+	const char *dst = m->destination_name ? m->destination_name :
+	    m->destination;
 	json_t *a = sched_action(m->id, m->phase, "migrate", m->vm,
-	    m->destination, command(to, m->vm, m->source, m->destination,
-	    default_argv), NULL, duration_of(to));
+	    m->destination, command(to, m->vm, src, dst, default_argv), NULL,
+	    duration_of(to));
 
 	json_object_set_new(a, "vm", jshare(m->vm));
 	json_object_set_new(a, "source", jshare(m->source));
@@ -77,8 +80,7 @@ migration_action(const struct catalog *cat, const struct migration *m)
 		json_object_set_new(a, "vm_upgrade", json_true());
 	/* moving back: the source's hypervisor takes the VM in again */
 	sched_add_undo(a, sched_step(undo_id, m->source, command(from, m->vm,
-	    m->destination, m->source, default_argv), NULL,
-	    duration_of(from)));
+	    dst, src, default_argv), NULL, duration_of(from)));
 	free(undo_id);
 	if (m->replaceable) {
 		char *rid = sched_id_with(m->id, "~replace");

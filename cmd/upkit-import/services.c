@@ -10,9 +10,13 @@
  * (hosts.c), and the host keeps it as its service_host.
  *
  * nova schedules nothing to a disabled service, and a service that is
- * down or forced down runs nothing: such a host is out of service,
- * deactivated (disabled) or failed (down, forced down), as the
- * hypervisor list's State and Status say too when it has them.
+ * down or forced down runs nothing: such a host is out of service, as
+ * the hypervisor list's State and Status say too when it has them.
+ * It is written failed, which in seed 000 (III.A) means that no plan
+ * takes any action on it: a deactivated host would be enabled again by
+ * the activation that ends its upgrade, undoing the operator's disable.
+ * The loop's outcome lists it, to upgrade by hand or import again once
+ * it is enabled.
  */
 #include <string.h>
 
@@ -114,16 +118,16 @@ host_service_status(struct import *im, const char *id)
 		reason = json_string_value(json_object_get(h,
 		    "disabled_reason"));
 		import_warn(im, svc, ".", "hosts disabled", "nova-compute of "
-		    "\"%s\" is disabled%s%s%s: host %s taken as deactivated",
-		    name, reason ? " (\"" : "", reason ? reason : "",
+		    "\"%s\" is disabled%s%s%s: host %s taken as failed, left "
+		    "alone", name, reason ? " (\"" : "", reason ? reason : "",
 		    reason ? "\")" : "", id);
-		return "deactivated";
+		return "failed";
 	}
 	if (status != NULL && strcmp(status, "disabled") == 0) {
 		import_warn(im, im->files.hypervisors, ".", "hosts disabled",
-		    "hypervisor \"%s\" is disabled: host %s taken as "
-		    "deactivated", name, id);
-		return "deactivated";
+		    "hypervisor \"%s\" is disabled: host %s taken as failed, "
+		    "left alone", name, id);
+		return "failed";
 	}
 	return NULL;
 }

@@ -3,7 +3,9 @@
 directory DIR of scripts/upgrade-loop: a move to a host out of service
 (disabled, down, forced down), across availability zones, of a server
 nova cannot live-migrate (neither ACTIVE nor PAUSED), or whose argv
-names a host by its id where nova knows it by another service host.
+names a host by its id where nova knows it by another service host;
+and any openstack command (an API call) that does not run on the
+control node (run_on: control).
 Prints a count per rule and each breach; exit 1 when there is one."""
 import glob
 import json
@@ -21,7 +23,8 @@ def actions(sched):
 
 def main(top):
     count = {'moves': 0, 'to-out-of-service': 0, 'across-zones': 0,
-             'not-live': 0, 'argv-not-service-host': 0}
+             'not-live': 0, 'argv-not-service-host': 0, 'api-calls': 0,
+             'api-call-not-on-control-node': 0}
     bad = []
     for it in sorted(glob.glob(os.path.join(top, 'iter-*')),
                      key=lambda p: int(p.rsplit('-', 1)[1])):
@@ -39,6 +42,16 @@ def main(top):
         across = system.get('migrate_across_zones', False)
         for sched in scheds:
             for a in actions(sched):
+                steps = [a] + a.get('undo', []) + (
+                    [a['on_failure']] if 'on_failure' in a else [])
+                for s in steps:
+                    if (s.get('argv') or [''])[0] != 'openstack':
+                        continue
+                    count['api-calls'] += 1
+                    if s.get('run_on') != 'control':
+                        count['api-call-not-on-control-node'] += 1
+                        bad.append(f'{os.path.basename(it)}: {s["id"]} '
+                                   f'runs on {s["host"]}')
                 if not a.get('vm'):
                     continue
                 count['moves'] += 1

@@ -123,16 +123,22 @@ first_to_move(const struct bs *b, size_t h, enum move_kind kind)
 	return CLOUD_NONE;
 }
 
-/* has_pinned: does h run a VM that nova cannot live-migrate? */
-static int
-has_pinned(const struct bs *b, size_t h)
+size_t
+pinned_vm(const struct bs *b, size_t h)
 {
 	size_t vm;
 
 	for (vm = b->cl.host_first[h]; vm != CLOUD_NONE; vm = b->cl.vm_next[vm])
 		if (!cloud_live(&b->cl, vm))
-			return 1;
-	return 0;
+			return vm;
+	return CLOUD_NONE;
+}
+
+/* has_pinned: does h run a VM that nova cannot live-migrate? */
+static int
+has_pinned(const struct bs *b, size_t h)
+{
+	return pinned_vm(b, h) != CLOUD_NONE;
 }
 
 /* empty_host: move every VM off h into the pool, or nothing at all. */

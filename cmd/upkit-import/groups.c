@@ -99,13 +99,14 @@ read_rules(struct access *a, const json_t *row, json_t *g)
 	json_int_t max = 1;
 
 	if (rules == NULL || json_is_null(rules))
-		return 0;
+		return 0;	/* a list row: no rules, not shown */
 	access_enter_key(a, "rules");
 	if (acc_get_int_range(a, rules, "max_server_per_host", ACC_OPTIONAL, 1,
 	    1000000, &max) < 0)
 		return -1;
 	access_leave(a);
 	json_object_set_new(g, "max", json_integer(max));
+	json_object_set_new(g, "shown", json_true());
 	return 0;
 }
 

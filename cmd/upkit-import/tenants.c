@@ -115,8 +115,12 @@ place_in_group(struct build *b, json_t *used, const char *vid,
 	}
 	if (strcmp(policy, "anti-affinity") == 0 && max <= 1) {
 		diag_path(group_file(b, gid), ".", "server group \"%s\" "
-		    "(anti-affinity) has servers \"%s\" and \"%s\" on host %s",
-		    group_label(b, gid), other, vid, host);
+		    "(anti-affinity) has servers \"%s\" and \"%s\" on host %s%s",
+		    group_label(b, gid), other, vid, host,
+		    json_is_true(json_object_get(g, "shown")) ? "" : " (when "
+		    "its rules allow it, give 'openstack server group show "
+		    "-f json' of it with -g: only the show has "
+		    "max_server_per_host)");
 		return -1;
 	}
 	import_warn(b->im, group_file(b, gid), ".", "servers taken out of "

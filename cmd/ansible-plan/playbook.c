@@ -18,7 +18,11 @@
  * Cloud-API actions (a migration, its undo and a failed migration's
  * replacement) are delegated to the system's first controller when
  * it has one, so that only the controller needs cloud credentials;
- * without a controller they run on their own host, as before.
+ * without a controller they run on their own host, as before.  A step
+ * with run_on "control" (an openstack command of upkit's own, or a
+ * catalog action's run_on, upkit-state(5)) is delegated to the
+ * controller too, or to localhost, the control node the playbook runs
+ * from, when the system has none.
  *
  * The schedule's safety conditions (a group's "requires") are kept: a
  * block that others require ends with a set_fact of upkit_ok<N> on its
@@ -154,6 +158,10 @@ task(struct pb *b, const json_t *step, const json_t *action,
 
 	if (cloud_api(action) && b->controller != NULL)
 		where = b->controller;
+	/* an API call the plan runs once, from the control node */
+	if (str(step, "run_on") != NULL && strcmp(str(step, "run_on"),
+	    "control") == 0)
+		where = b->controller != NULL ? b->controller : "localhost";
 
 	yw_map(w, 0);
 	name = sched_task_name(step, action, json_object_get(b->rg_actions,

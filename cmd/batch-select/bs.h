@@ -61,6 +61,8 @@ struct verdict {
 	const char *rule;
 	char reason[320];
 	long needed, available;	/* -1 when the rule compares nothing */
+	int by_pinned;			/* blocked by VM pinned on host */
+	size_t pinned_host, pinned;
 };
 
 struct bs {
@@ -110,6 +112,10 @@ struct bs {
 /* consolidate.c */
 void consolidate(struct bs *b);
 int evacuate(struct bs *b, const size_t *hosts, size_t n);
+/* pinned_vm: the first VM on h that nova cannot live-migrate, or
+ * CLOUD_NONE: an evacuation leaves it, and the host is upgraded in
+ * place with it; a host that must be emptied for good cannot be. */
+size_t pinned_vm(const struct bs *b, size_t h);
 /* moves_rollback: take back every move after the first to_count. */
 void moves_rollback(struct bs *b, size_t to_count);
 /* consolidation_undo: take back every move and forget the hosts freed. */

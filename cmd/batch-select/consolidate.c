@@ -2,8 +2,9 @@
  * consolidate.c: free compute hosts by moving VMs (seed 000 IV step 3,
  * first paragraph), and evacuate the in-use hosts of the final batch.
  *
- * Hosts are packed within their pool (partition and cause: VMs never
- * cross partitions here).  A host either gives VMs away or takes them,
+ * Hosts are packed within their pool (partition, cause and availability
+ * zone: VMs never cross partitions here, nor zones, which nova refuses
+ * for a server booted into one).  A host either gives VMs away or takes them,
  * never both, and a VM only goes where no VM of its anti-affinity group
  * runs, so at every moment each host holds at most one VM of a group;
  * the schedule then moves at most one VM per group at a time.  Each VM
@@ -104,6 +105,42 @@ find_receiver(struct bs *b, struct pool *p, const unsigned char *giver,
 	return NONE;
 }
 
+/*
+ * first_to_move: the first VM on h that is to move off it, or NONE.  An
+ * evacuation leaves the VMs nova cannot live-migrate (stopped, shelved,
+ * in error...: cloud_live()) where they are, and the host is upgraded
+ * in place with them; consolidation, which frees hosts for good, takes
+ * every VM, so a host with such a VM is never freed.
+ */
+static size_t
+first_to_move(const struct bs *b, size_t h, enum move_kind kind)
+{
+	size_t vm;
+
+	for (vm = b->cl.host_first[h]; vm != CLOUD_NONE; vm = b->cl.vm_next[vm])
+		if (kind != MOVE_EVACUATE || cloud_live(&b->cl, vm))
+			return vm;
+	return CLOUD_NONE;
+}
+
+size_t
+pinned_vm(const struct bs *b, size_t h)
+{
+	size_t vm;
+
+	for (vm = b->cl.host_first[h]; vm != CLOUD_NONE; vm = b->cl.vm_next[vm])
+		if (!cloud_live(&b->cl, vm))
+			return vm;
+	return CLOUD_NONE;
+}
+
+/* has_pinned: does h run a VM that nova cannot live-migrate? */
+static int
+has_pinned(const struct bs *b, size_t h)
+{
+	return pinned_vm(b, h) != CLOUD_NONE;
+}
+
 /* empty_host: move every VM off h into the pool, or nothing at all. */
 static int
 empty_host(struct bs *b, struct pool *p, unsigned char *giver, size_t h,
@@ -112,7 +149,7 @@ empty_host(struct bs *b, struct pool *p, unsigned char *giver, size_t h,
 	size_t start = b->nmoves, vm, to;
 
 	giver[h] = 1;
-	while ((vm = b->cl.host_first[h]) != CLOUD_NONE) {
+	while ((vm = first_to_move(b, h, kind)) != CLOUD_NONE) {
 		if ((to = find_receiver(b, p, giver, vm)) == NONE) {
 			moves_rollback(b, start);
 			return 0;
@@ -122,10 +159,12 @@ empty_host(struct bs *b, struct pool *p, unsigned char *giver, size_t h,
 	return 1;
 }
 
+/* same_pool: one partition, cause and availability zone (cloud_fits). */
 static int
 same_pool(const struct cloud *cl, size_t x, size_t y)
 {
-	return cl->part[x] == cl->part[y] && cl->domain[x] == cl->domain[y];
+	return cl->part[x] == cl->part[y] && cl->domain[x] == cl->domain[y] &&
+	    cl->zone[x] == cl->zone[y];
 }
 
 static int
@@ -178,11 +217,13 @@ pool_of(struct bs *b, size_t h, int no_storage, int in_use_only,
 static struct pool *
 cached_pool(struct bs *b, size_t h, int no_storage)
 {
-	size_t k = (b->cl.domain[h] * 3 + b->cl.part[h]) * 2 + !!no_storage;
+	size_t k = ((b->cl.zone[h] * (b->cl.ncauses + 1) + b->cl.domain[h]) *
+	    3 + b->cl.part[h]) * 2 + !!no_storage;
+	size_t nzones = b->cl.zone_ids.count > 0 ? b->cl.zone_ids.count : 1;
 	struct pool *p;
 
 	if (b->pools == NULL) {
-		b->npools = (b->cl.ncauses + 1) * 6;
+		b->npools = nzones * (b->cl.ncauses + 1) * 6;
 		b->pools = xcalloc(b->npools, sizeof *b->pools);
 	}
 	p = &b->pools[k];
@@ -232,6 +273,8 @@ pack_pool(struct bs *b, size_t h, struct pool *p, unsigned char *giver,
 		/* a host that took VMs is where the packing has met */
 		if (b->cl.load[d] >= b->cl.cap[d] || giver[d])
 			break;
+		if (has_pinned(b, d))
+			continue;	/* never freed: on to fuller ones */
 		p->n = lo;	/* only fuller hosts take its VMs */
 		if (!empty_host(b, p, giver, d, MOVE_CONSOLIDATE)) {
 			giver[d] = 0;

@@ -277,6 +277,45 @@ empties_taken(const struct bs *b, const unsigned char *was_empty,
 	return n;
 }
 
+/* removes_host: does a member of group g remove a host for good? */
+static int
+removes_host(const struct bs *b, size_t g)
+{
+	const struct cg_group *grp = &b->in.cg.groups[g];
+	size_t m;
+
+	for (m = 0; m < grp->nmembers; m++)
+		if (b->in.rg.v[grp->members[m]].mod == MOD_REMOVE &&
+		    b->in.rg.v[grp->members[m]].kind == KIND_HOST)
+			return 1;
+	return 0;
+}
+
+/*
+ * pinned_blocks: a host that t empties for good (it is removed, or
+ * stays out of service past the iteration) and that runs a VM nova
+ * cannot live-migrate: upkit does not cold-migrate it (a stopped
+ * server would move while nobody watches it, an ERROR or SUSPENDED
+ * one cannot), so the group waits and its reason names the VM.
+ */
+static int
+pinned_blocks(const struct bs *b, const struct take *t, int returns,
+    struct verdict *v)
+{
+	size_t i, vm;
+
+	if (returns && !removes_host(b, t->g))
+		return 0;
+	for (i = 0; i < t->nhosts; i++)
+		if ((vm = pinned_vm(b, t->hosts[i])) != CLOUD_NONE) {
+			v->by_pinned = 1;
+			v->pinned_host = t->hosts[i];
+			v->pinned = vm;
+			return 1;
+		}
+	return 0;
+}
+
 /* take_out: mark t's hosts and evacuate them, keeping the idle hosts
  * that the exact reservation and F need; NULL, or the rule that failed. */
 static const char *
@@ -316,6 +355,17 @@ take_out_verdict(const struct bs *b, const struct take *t, const char *rule,
 {
 	if (rule == NULL)
 		return;
+	if (strcmp(rule, "evacuation") == 0 && v->by_pinned) {
+		v->rule = rule;
+		snprintf(v->reason, sizeof v->reason, "host %s must be emptied "
+		    "for good but runs VM %s, %s, which nova cannot "
+		    "live-migrate: cold-migrate it (openstack server migrate) "
+		    "or bring it to ACTIVE first",
+		    cloud_host_id(&b->cl, v->pinned_host),
+		    b->in.sc.vms[v->pinned].id,
+		    b->in.sc.vms[v->pinned].status);
+		return;
+	}
 	if (strcmp(rule, "evacuation") == 0) {
 		v->rule = rule;
 		snprintf(v->reason, sizeof v->reason, "the %ld VMs on its %zu "
@@ -338,7 +388,7 @@ take_out_verdict(const struct bs *b, const struct take *t, const char *rule,
 static void
 try_take(struct bs *b, const struct take *t, long *taken)
 {
-	struct verdict v = { NULL, "", -1, -1 };
+	struct verdict v = { NULL, "", -1, -1, 0, NONE, NONE };
 	long n = (long)new_hosts(b, t), emptied = 0;
 	int returns = split_partner(b, t->g) == NONE;
 
@@ -356,7 +406,9 @@ try_take(struct bs *b, const struct take *t, long *taken)
 		    n == 1 ? "" : "s", *taken);
 		v.needed = n, v.available = b->Z - *taken;
 	}
-	if (v.rule == NULL)
+	if (v.rule == NULL && pinned_blocks(b, t, returns, &v))
+		take_out_verdict(b, t, "evacuation", 0, &v);
+	else if (v.rule == NULL)
 		take_out_verdict(b, t, take_out(b, t, returns, &emptied),
 		    emptied, &v);
 	if (v.rule != NULL) {
@@ -376,7 +428,7 @@ try_take(struct bs *b, const struct take *t, long *taken)
 static void
 switch_waiting(struct bs *b, struct take *all, size_t n)
 {
-	struct verdict v = { "upgrade-method-order", "", -1, -1 };
+	struct verdict v = { "upgrade-method-order", "", -1, -1, 0, NONE, NONE };
 	size_t i, p;
 
 	for (i = 0; i < n; i++) {

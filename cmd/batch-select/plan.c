@@ -123,6 +123,11 @@ service_step(const struct bs *b, size_t v, const char *name,
 
 	sched_add_undo(a, sched_step(uid, host, u ? sched_argv(u->argv, ph,
 	    val, 1) : NULL, manual, u ? u->duration : 0));
+	if (d->on_control)
+		json_object_set_new(a, "run_on", json_string("control"));
+	if (u != NULL && u->on_control)
+		json_object_set_new(json_array_get(json_object_get(a, "undo"), 0),
+		    "run_on", json_string("control"));
 	free(id);
 	free(uid);
 	free(manual);
@@ -508,6 +513,8 @@ move_stages(struct bs *b, json_t *sched, enum move_kind kind,
 		m.vm = pm[i].vm;
 		m.source = pm[i].from;
 		m.destination = pm[i].to;
+		m.source_name = cloud_service_host(&b->cl, mv->from);
+		m.destination_name = cloud_service_host(&b->cl, mv->to);
 		m.from = hv_of(b, mv->from);
 		m.to = hv_of(b, mv->to);
 		m.phase = phase;
@@ -660,6 +667,7 @@ build_schedule(struct bs *b)
 	stage[2] = sched_stage(sched, "upgrade", "upgrade");
 	stage[3] = sched_stage(sched, "wrap-up", "wrap-up");
 	final_groups(b, stage, pm, &x);
+	sched_expand_hosts(sched, &b->in.sc);
 	sched_finish(sched, b->o->parallel);
 	move_index_free(&x);
 	free(pm);

@@ -108,8 +108,9 @@ storage_host(struct build *b, const char *name, void *ids)
 
 	if (site_host(b, name) == NULL) {
 		s = short_name(name);
-		access_warn(b->a, "\"%s\" is no hypervisor: taken as a "
-		    "storage-only host \"%s\"", name, s);
+		import_access_warn(b->im, b->a, "storage-only hosts", "\"%s\" "
+		    "is no hypervisor: taken as a storage-only host \"%s\"",
+		    name, s);
 		json_object_set_new(b->im->names, name, json_string(s));
 		json_object_set_new(b->im->names, s, json_string(s));
 		free(s);
@@ -157,28 +158,40 @@ each_site_entry(struct build *b, const char *key,
 	    site_entry_at, &s) < 0 ? -1 : 0;
 }
 
-/* host_status: failed when the hypervisor is down, deactivated when
- * it is disabled; said as a warning, since the plan depends on it. */
+/* zone_of: host id's availability zone: its nova-compute service's,
+ * else the zone list's (-Z) that has it, else NULL. */
 static const char *
-host_status(struct build *b, const char *id)
+zone_of(struct build *b, const char *id)
 {
-	const json_t *h = json_object_get(b->im->hosts, id);
-	const char *state = json_string_value(json_object_get(h, "state"));
-	const char *status = json_string_value(json_object_get(h, "status"));
+	const char *zone = json_string_value(json_object_get(json_object_get(
+	    b->im->hosts, id), "zone")), *key;
+	const json_t *set, *h;
+	size_t i;
 
-	if (state != NULL && strcmp(state, "down") == 0) {
-		diag_warn(b->im->files.hypervisors, ".", "hypervisor \"%s\" is "
-		    "down: host %s taken as failed", json_string_value(
-		    json_object_get(h, "name")), id);
-		return "failed";
-	}
-	if (status != NULL && strcmp(status, "disabled") == 0) {
-		diag_warn(b->im->files.hypervisors, ".", "hypervisor \"%s\" is "
-		    "disabled: host %s taken as deactivated", json_string_value(
-		    json_object_get(h, "name")), id);
-		return "deactivated";
+	if (zone != NULL)
+		return zone;
+	json_object_foreach(b->im->sets, key, set) {
+		if (strncmp(key, "zone:", 5) != 0)
+			continue;
+		json_array_foreach(set, i, h)
+			if (strcmp(json_string_value(h), id) == 0)
+				return key + 5;
 	}
 	return NULL;
+}
+
+/* add_nova_names: the zone and service host nova knows host id by. */
+static void
+add_nova_names(struct build *b, const char *id, json_t *r)
+{
+	const json_t *h = json_object_get(b->im->hosts, id);
+	const char *zone = zone_of(b, id);
+
+	if (zone != NULL)
+		json_object_set_new(r, "zone", json_string(zone));
+	if (json_is_string(json_object_get(h, "service_host")))
+		json_object_set(r, "service_host",
+		    json_object_get(h, "service_host"));
 }
 
 static json_t *
@@ -187,7 +200,8 @@ host_resource(struct build *b, const char *id, const json_t *roles)
 	json_t *r = json_pack("{s:s,s:s,s:O}", "id", id, "kind", "host",
 	    "roles", roles);
 	const char *status = json_is_true(json_object_get(json_object_get(
-	    b->all_hosts, id), "compute")) ? host_status(b, id) : NULL;
+	    b->all_hosts, id), "compute")) ?
+	    host_service_status(b->im, id) : NULL;
 
 	const char *ip = json_string_value(json_object_get(json_object_get(
 	    b->im->hosts, id), "address"));
@@ -196,6 +210,8 @@ host_resource(struct build *b, const char *id, const json_t *roles)
 		json_object_set_new(r, "status", json_string(status));
 	if (ip != NULL && *ip != '\0')
 		json_object_set_new(r, "address", json_string(ip));
+	if (json_object_get(b->im->hosts, id) != NULL)
+		add_nova_names(b, id, r);
 	if (json_object_get(b->capacity, id) != NULL)
 		json_object_set(r, "capacity", json_object_get(b->capacity, id));
 	json_object_set_new(r, "products", host_products(b));
@@ -391,11 +407,16 @@ build_system(struct import *im, struct access *a, json_t **out)
 		json_object(), json_object(), json_object(), json_object() };
 	int r = build_parts(&b);
 
-	if (r == 0)
+	if (r == 0) {
 		*out = json_pack("{s:i,s:O,s:O,s:O,s:O}", "version", 1,
 		    "host_capacity", json_object_get(im->site, "host_capacity"),
 		    "resources", b.resources, "dependencies", b.deps,
 		    "tenants", b.tenants);
+		if (json_is_true(json_object_get(im->site,
+		    "migrate_across_zones")))
+			json_object_set_new(*out, "migrate_across_zones",
+			    json_true());
+	}
 	json_decref(b.resources);
 	json_decref(b.deps);
 	json_decref(b.tenants);

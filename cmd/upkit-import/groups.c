@@ -99,13 +99,14 @@ read_rules(struct access *a, const json_t *row, json_t *g)
 	json_int_t max = 1;
 
 	if (rules == NULL || json_is_null(rules))
-		return 0;
+		return 0;	/* a list row: no rules, not shown */
 	access_enter_key(a, "rules");
 	if (acc_get_int_range(a, rules, "max_server_per_host", ACC_OPTIONAL, 1,
 	    1000000, &max) < 0)
 		return -1;
 	access_leave(a);
 	json_object_set_new(g, "max", json_integer(max));
+	json_object_set_new(g, "shown", json_true());
 	return 0;
 }
 
@@ -156,8 +157,11 @@ read_group_list(struct import *im, struct access *a, const json_t *list)
 	return each_row(im, a, list, read_group);
 }
 
+/* read_group_show: one group's show, or an array of them (jq -s). */
 int
 read_group_show(struct import *im, struct access *a, const json_t *show)
 {
+	if (json_is_array(show))
+		return each_row(im, a, show, read_group);
 	return read_group(im, a, show);
 }

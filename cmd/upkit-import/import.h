@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "access.h"
+#include "diag.h"
 #include "output.h"
 
 struct import_files {
@@ -27,6 +28,8 @@ struct import_files {
 	size_t naggregates;
 	const char **zones;		/* openstack availability zone list */
 	size_t nzones;
+	const char **services;		/* openstack compute service list */
+	size_t nservices;
 	const char *site;		/* the site file */
 	struct output_opts output;	/* -c */
 };
@@ -41,7 +44,22 @@ struct import {
 	json_t *vms;		/* server id -> {"host", "project", "group"} */
 	json_t *sets;		/* "aggregate:NAME", "zone:NAME" -> [host ids] */
 	json_t *set_members;	/* "SET HOST-ID" -> true, for each member */
+	json_t *warnings;	/* [{"kind", "count"}], in first-seen order */
 };
+
+/* warn.c: warnings grouped by kind, with a summary line at the end. */
+void import_warn(struct import *im, const char *file, const char *path,
+    const char *kind, const char *fmt, ...) DIAG_PRINTF(5, 6);
+/* import_access_warn: import_warn() at a's file and path. */
+#define import_access_warn(im, a, ...) \
+	import_warn((im), (a)->file, access_path(a), __VA_ARGS__)
+void import_warn_summary(struct import *im);
+
+/* services.c: nova-compute services (disabled, forced down, zone). */
+int read_services(struct import *im, struct access *a, const json_t *list);
+/* host_service_status: "failed", "deactivated" or NULL, as services.c
+ * and the hypervisor list say for host id (warned once). */
+const char *host_service_status(struct import *im, const char *id);
 
 /* hosts.c */
 int read_hypervisors(struct import *im, struct access *a, const json_t *list);

@@ -4,7 +4,9 @@
  * gives the Host column: the hypervisor hostname from client 6.1, the
  * service host before; either leads to the host (hosts.c).  The list
  * has a Project ID column only when asked for with -c; without it a
- * server's project is its server group's.
+ * server's project is its server group's.  A server keeps its Status
+ * (ACTIVE, SHUTOFF, ...: nova live-migrates only ACTIVE and PAUSED
+ * ones) and its Availability Zone, both columns of --long.
  */
 #include <string.h>
 
@@ -32,8 +34,8 @@ project_of(const struct import *im, const json_t *row, const char *id)
 static int
 add_server(struct import *im, struct access *a, const json_t *row)
 {
-	const char *id, *host, *hid, *project, *status;
-	json_t *group;
+	const char *id, *host, *hid, *project, *status, *zone;
+	json_t *group, *vm;
 
 	if (acc_as_object(a, row) < 0)
 		return -1;
@@ -44,23 +46,32 @@ add_server(struct import *im, struct access *a, const json_t *row)
 	host = text_of(row, "Host", "OS-EXT-SRV-ATTR:host");
 	status = text_of(row, "Status", "status");
 	if (host == NULL || *host == '\0') {
-		access_warn(a, "server \"%s\" (%s) has no host; left out", id,
+		import_access_warn(im, a, "servers without a host", "server "
+		    "\"%s\" (%s) has no host; left out", id,
 		    status ? status : "no status");
 		return 0;
 	}
 	if ((hid = host_id(im, host)) == NULL) {
-		access_warn(a, "server \"%s\" is on host \"%s\", which no "
-		    "hypervisor lists; left out", id, host);
+		import_access_warn(im, a, "servers on unlisted hosts", "server "
+		    "\"%s\" is on host \"%s\", which no hypervisor lists; "
+		    "left out", id, host);
 		return 0;
 	}
 	if ((project = project_of(im, row, id)) == NULL) {
-		access_warn(a, "server \"%s\" has no Project ID column and no "
-		    "server group; put in project \"unknown\"", id);
+		import_access_warn(im, a, "servers without a project",
+		    "server \"%s\" has no Project ID column and no server "
+		    "group; put in project \"unknown\"", id);
 		project = "unknown";
 	}
 	group = json_object_get(im->member_of, id);
-	json_object_set_new(im->vms, id, json_pack("{s:s,s:s,s:O}", "host", hid,
-	    "project", project, "group", group ? group : json_null()));
+	vm = json_pack("{s:s,s:s,s:O}", "host", hid, "project", project,
+	    "group", group ? group : json_null());
+	if (status != NULL && *status != '\0')
+		json_object_set_new(vm, "status", json_string(status));
+	zone = text_of(row, "Availability Zone", "OS-EXT-AZ:availability_zone");
+	if (zone != NULL && *zone != '\0')
+		json_object_set_new(vm, "zone", json_string(zone));
+	json_object_set_new(im->vms, id, vm);
 	return 0;
 }
 

@@ -10,7 +10,7 @@
 
 static const char *const top_keys[] = { "version", "host_capacity",
 	"capacity", "host_products", "hypervisor_types", "storage", "network",
-	"sla", NULL };
+	"sla", "migrate_across_zones", NULL };
 static const char *const storage_keys[] = { "id", "products",
 	"min_sponsors", "hosts", "serves", NULL };
 static const char *const network_keys[] = { "id", "kind", "products",
@@ -110,6 +110,7 @@ check_site(struct import *im, struct access *a)
 	const json_t *site = im->site;
 	json_int_t n;
 	json_t *o;
+	int across;
 
 	if (acc_as_object(a, site) < 0 || acc_check_keys(a, site, top_keys) < 0 ||
 	    acc_get_int_range(a, site, "version", ACC_REQUIRED, 1, 1, &n) < 0 ||
@@ -118,6 +119,8 @@ check_site(struct import *im, struct access *a)
 	    acc_get_object(a, site, "capacity", ACC_OPTIONAL, &o) < 0 ||
 	    acc_get_object(a, site, "host_products", ACC_OPTIONAL, &o) < 0 ||
 	    acc_get_object(a, site, "hypervisor_types", ACC_REQUIRED, &o) < 0 ||
+	    acc_get_bool(a, site, "migrate_across_zones", ACC_OPTIONAL,
+	    &across) < 0 ||
 	    acc_each_element(a, site, "storage", ACC_OPTIONAL, storage_entry,
 	    NULL) < 0 ||
 	    acc_each_element(a, site, "network", ACC_OPTIONAL, network_entry,

@@ -115,15 +115,29 @@ place_in_group(struct build *b, json_t *used, const char *vid,
 	}
 	if (strcmp(policy, "anti-affinity") == 0 && max <= 1) {
 		diag_path(group_file(b, gid), ".", "server group \"%s\" "
-		    "(anti-affinity) has servers \"%s\" and \"%s\" on host %s",
-		    group_label(b, gid), other, vid, host);
+		    "(anti-affinity) has servers \"%s\" and \"%s\" on host %s%s",
+		    group_label(b, gid), other, vid, host,
+		    json_is_true(json_object_get(g, "shown")) ? "" : " (when "
+		    "its rules allow it, give 'openstack server group show "
+		    "-f json' of it with -g: only the show has "
+		    "max_server_per_host)");
 		return -1;
 	}
-	diag_warn(group_file(b, gid), ".", "server group \"%s\" (%s, at most "
-	    "%lld per host) has servers \"%s\" and \"%s\" on host %s: \"%s\" "
+	import_warn(b->im, group_file(b, gid), ".", "servers taken out of "
+	    "their group", "server group \"%s\" (%s, at most %lld per host) has servers \"%s\" and \"%s\" on host %s: \"%s\" "
 	    "taken out of the group", group_label(b, gid), policy,
 	    (long long)max, other, vid, host, vid);
 	return 0;
+}
+
+/* add_vm_nova_fields: the server's status and zone, when listed. */
+static void
+add_vm_nova_fields(const json_t *vm, json_t *out)
+{
+	if (json_object_get(vm, "status") != NULL)
+		json_object_set(out, "status", json_object_get(vm, "status"));
+	if (json_object_get(vm, "zone") != NULL)
+		json_object_set(out, "zone", json_object_get(vm, "zone"));
 }
 
 static int
@@ -139,6 +153,7 @@ add_vm(struct build *b, json_t *by_key, json_t *used, const char *vid)
 	out = json_pack("{s:s,s:s}", "id", vid, "host", host);
 	if (group != NULL)
 		json_object_set_new(out, "group", json_string(group));
+	add_vm_nova_fields(vm, out);
 	json_array_append_new(json_object_get(t, "vms"), out);
 	json_object_set_new(b->vm_count, host, json_integer(1 +
 	    json_integer_value(json_object_get(b->vm_count, host))));
@@ -168,13 +183,14 @@ finish_tenant(struct build *b, const json_t *t)
 	json_int_t max = sla_term(b, entry, "max", n);
 
 	if (json_is_null(entry))
-		diag_warn(b->im->files.site, ".sla", "tenant \"%s\" has no SLA "
-		    "and there is no default: assumed min 1, max %lld (its VMs "
+		import_warn(b->im, b->im->files.site, ".sla", "tenants without "
+		    "an SLA", "tenant \"%s\" has no SLA and there is no default: assumed min 1, max %lld (its VMs "
 		    "now), no scaling", name, (long long)n);
 	else if (strcmp(json_string_value(json_object_get(t, "path")),
 	    ".sla.default") == 0)
-		diag_warn(b->im->files.site, ".sla.default", "tenant \"%s\" has "
-		    "no SLA of its own: the default applies", name);
+		import_warn(b->im, b->im->files.site, ".sla.default", "tenants "
+		    "on the default SLA", "tenant \"%s\" has no SLA of its "
+		    "own: the default applies", name);
 	if (max < n) {
 		diag_path(b->im->files.site, json_string_value(json_object_get(t,
 		    "path")), "tenant \"%s\" runs %lld VMs, more than its max "
@@ -201,7 +217,8 @@ capacity_of(struct access *a, const char *name, const json_t *v, void *ctx)
 	if (k < 1)
 		return access_fail(a, "capacity below 1");
 	if ((id = host_id(b->im, name)) == NULL)
-		access_warn(a, "no hypervisor \"%s\"; ignored", name);
+		import_access_warn(b->im, a, "capacities of no hypervisor",
+		    "no hypervisor \"%s\"; ignored", name);
 	else
 		json_object_set(b->capacity, id, (json_t *)v);
 	return 0;
@@ -248,8 +265,8 @@ warn_unmodelled(struct build *b)
 	json_object_foreach(b->im->groups, gid, g) {
 		policy = json_string_value(json_object_get(g, "policy"));
 		if (policy != NULL && strstr(policy, "anti-affinity") == NULL)
-			diag_warn(group_file(b, gid), ".", "server group \"%s\" "
-			    "has policy \"%s\", which upkit does not keep",
+			import_warn(b->im, group_file(b, gid), ".", "groups not "
+			    "kept", "server group \"%s\" has policy \"%s\", which upkit does not keep",
 			    group_label(b, gid), policy);
 	}
 }

@@ -36,6 +36,8 @@ static const struct argp_option option_list[] = {
 	  "json, for max_server_per_host (repeatable)", 0 },
 	{ "aggregates", 'A', "FILE", 0, "openstack aggregate list --long -f "
 	  "json, or aggregate show -f json (repeatable)", 0 },
+	{ "services", 'S', "FILE", 0, "openstack compute service list "
+	  "--long -f json (disabled, forced down, zone, service host)", 0 },
 	{ "zones", 'Z', "FILE", 0, "openstack availability zone list --long "
 	  "--compute -f json (repeatable)", 0 },
 	{ 0 }
@@ -67,6 +69,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'Z':
 		f->zones[f->nzones++] = arg;
+		break;
+	case 'S':
+		f->services[f->nservices++] = arg;
 		break;
 	case ARGP_KEY_ARG:
 		if (f->site != NULL)
@@ -113,6 +118,8 @@ read_inputs(struct import *im)
 	int status = read_file(im, f->hypervisors, read_hypervisors);
 	size_t i;
 
+	for (i = 0; status == EXIT_OK && i < f->nservices; i++)
+		status = read_file(im, f->services[i], read_services);
 	for (i = 0; status == EXIT_OK && i < f->ngroups; i++)
 		status = read_file(im, f->groups[i], read_group_list);
 	for (i = 0; status == EXIT_OK && i < f->nshows; i++)
@@ -181,6 +188,7 @@ main(int argc, char **argv)
 	im.files.aggregates = xcalloc((size_t)argc,
 	    sizeof *im.files.aggregates);
 	im.files.zones = xcalloc((size_t)argc, sizeof *im.files.zones);
+	im.files.services = xcalloc((size_t)argc, sizeof *im.files.services);
 	argp_parse(&argp, argc, argv, 0, NULL, &im.files);
 	im.files.site = load_name(im.files.site);
 	im.hosts = json_object();
@@ -190,7 +198,9 @@ main(int argc, char **argv)
 	im.vms = json_object();
 	im.sets = json_object();
 	im.set_members = json_object();
+	im.warnings = json_array();
 	status = import(&im);
+	import_warn_summary(&im);
 	json_decref(im.site);
 	json_decref(im.hosts);
 	json_decref(im.names);
@@ -199,6 +209,8 @@ main(int argc, char **argv)
 	json_decref(im.vms);
 	json_decref(im.sets);
 	json_decref(im.set_members);
+	json_decref(im.warnings);
+	free(im.files.services);
 	free(im.files.shows);
 	free(im.files.groups);
 	free(im.files.aggregates);

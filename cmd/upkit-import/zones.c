@@ -34,8 +34,8 @@ add_to_set(struct import *im, struct access *a, const char *name,
 		json_object_set_new(im->sets, key, set);
 	}
 	if (id == NULL) {
-		access_warn(a, "\"%s\" of %s is no hypervisor: left out", name,
-		    key);
+		import_access_warn(im, a, "set members without a hypervisor",
+		    "\"%s\" of %s is no hypervisor: left out", name, key);
 		return 0;
 	}
 	member = xasprintf("%s %s", key, id);	/* a set's members, once */

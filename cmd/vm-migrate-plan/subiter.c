@@ -539,6 +539,8 @@ subiter_schedule(struct vmp *p, size_t j, const struct pick *c, size_t n,
 		m.vm = p->in.sc.vms[c[i].vm].id;
 		m.source = cloud_host_id(&p->cl, c[i].from);
 		m.destination = cloud_host_id(&p->cl, c[i].to);
+		m.source_name = cloud_service_host(&p->cl, c[i].from);
+		m.destination_name = cloud_service_host(&p->cl, c[i].to);
 		m.from = src[i];
 		m.to = hv_after(p, c[i].to);
 		m.phase = "migration";

@@ -10,17 +10,22 @@
 const char *const cat_action_names[] = { "install", "remove", "create",
 	"delete", "activate", "deactivate", "migrate", NULL };
 
-/* whole_resource: "{resource}" is an argument, not part of one. */
+/* whole_resource: "{resource}", and each host placeholder (sched_hosts.c),
+ * is an argument, not part of one. */
 static int
 whole_resource(struct access *a, const json_t *v, size_t i, void *ctx)
 {
+	static const char *const names[] = { "{resource}", "{host}",
+		"{service_host}", "{address}", "{zone}", NULL };
 	const char *s = json_string_value(v);
+	size_t k;
 
 	(void)i;
 	(void)ctx;
-	if (strstr(s, "{resource}") != NULL && strcmp(s, "{resource}") != 0)
-		return access_fail(a, "\"{resource}\" must be a whole argument, "
-		    "not part of \"%s\"", s);
+	for (k = 0; names[k] != NULL; k++)
+		if (strstr(s, names[k]) != NULL && strcmp(s, names[k]) != 0)
+			return access_fail(a, "\"%s\" must be a whole argument, "
+			    "not part of \"%s\"", names[k], s);
 	return 0;
 }
 
@@ -44,10 +49,12 @@ int
 catalog_action_load(struct access *a, const json_t *obj, const char *key,
     struct cat_action_def *def)
 {
-	static const char *const known[] = { "argv", "duration", NULL };
+	static const char *const known[] = { "argv", "duration", "run_on",
+		NULL };
+	static const char *const places[] = { "resource", "control", NULL };
 	json_t *act;
 	json_int_t d = 0;
-	int r;
+	int r, place = 0;
 
 	if ((r = acc_get_object(a, obj, key, ACC_OPTIONAL, &act)) != 0)
 		return r;
@@ -55,9 +62,15 @@ catalog_action_load(struct access *a, const json_t *obj, const char *key,
 	if (acc_check_keys(a, act, known) < 0 ||
 	    load_argv(a, act, &def->argv) < 0 ||
 	    acc_get_int_range(a, act, "duration", ACC_OPTIONAL, 0, 100000000,
-	    &d) < 0)
+	    &d) < 0 ||
+	    acc_get_enum(a, act, "run_on", ACC_OPTIONAL, places, &place) < 0)
 		return -1;
+	if (place == 1 && strcmp(key, "activate") != 0 &&
+	    strcmp(key, "deactivate") != 0 && strcmp(key, "migrate") != 0)
+		return access_fail_at(a, "run_on", "only an activate, "
+		    "deactivate or migrate action runs on the control node");
 	def->duration = (long)d;
+	def->on_control = place == 1;
 	access_leave(a);
 	return 0;
 }

@@ -37,6 +37,8 @@ enum cat_action {
 struct cat_action_def {
 	json_t *argv;		/* array of strings, NULL when absent */
 	long duration;		/* seconds */
+	int on_control;		/* run_on: control (an API call, run once
+				 * from the control node, not the host) */
 };
 
 struct cat_require {

@@ -11,6 +11,25 @@ is_compute_host(const struct resource *r)
 	return r->kind == KIND_HOST && (r->roles & ROLE_COMPUTE);
 }
 
+/* index_zones: each compute host's availability zone, as an index. */
+static void
+index_zones(struct cloud *cl)
+{
+	const struct resource *r;
+	size_t h;
+	long z;
+
+	cl->zone = xcalloc(cl->nhosts + 1, sizeof *cl->zone);
+	idmap_init(&cl->zone_ids);
+	if (cl->sc->across_zones)
+		return;
+	for (h = 0; h < cl->nhosts; h++) {
+		r = &cl->sc->resources[cl->res[h]];
+		z = idmap_add(&cl->zone_ids, r->zone != NULL ? r->zone : "");
+		cl->zone[h] = (size_t)(z < 0 ? -z - 1 : z);
+	}
+}
+
 static void
 index_hosts(struct cloud *cl)
 {
@@ -49,6 +68,7 @@ index_hosts(struct cloud *cl)
 		    sc->resources[d->dependent].kind == KIND_HYPERVISOR)
 			cl->hv[h] = d->dependent;
 	}
+	index_zones(cl);
 	/* in service: the host and its hypervisor active (seed 000 III.A) */
 	for (h = 0; h < cl->nhosts; h++)
 		if (cl->hv[h] != CLOUD_NONE &&
@@ -109,6 +129,8 @@ cloud_free(struct cloud *cl)
 	free(cl->vm_next);
 	free(cl->host_first);
 	free(cl->vm_group);
+	free(cl->zone);
+	idmap_free(&cl->zone_ids);
 	free(cl->causes);
 	idmap_free(&cl->group_ids);
 	memset(cl, 0, sizeof *cl);
@@ -126,9 +148,23 @@ cloud_has_group(const struct cloud *cl, size_t h, size_t g)
 }
 
 int
+cloud_live(const struct cloud *cl, size_t vm)
+{
+	return cl->sc->vms[vm].live;
+}
+
+int
 cloud_fits(const struct cloud *cl, size_t vm, size_t h, long cap)
 {
-	return cl->load[h] < cap && !cloud_has_group(cl, h, cl->vm_group[vm]);
+	return cl->load[h] < cap && cloud_live(cl, vm) &&
+	    cl->zone[h] == cl->zone[cl->vm_host[vm]] &&
+	    !cloud_has_group(cl, h, cl->vm_group[vm]);
+}
+
+const char *
+cloud_service_host(const struct cloud *cl, size_t h)
+{
+	return cl->sc->resources[cl->res[h]].service_host;
 }
 
 void

@@ -52,6 +52,9 @@ struct cloud {
 	size_t *vm_next;	/* next VM on the same host, or NONE */
 	size_t *host_first;	/* first VM on a host, or NONE */
 	size_t *vm_group;	/* VM -> anti-affinity group */
+	size_t *zone;		/* compute host -> its zone's index (0: all
+				 * one zone when migrate_across_zones) */
+	struct idmap zone_ids;	/* availability zone names ("" for none) */
 	size_t ngroups;
 	struct idmap group_ids;	/* anti-affinity group names */
 	int partitioned;
@@ -65,10 +68,19 @@ void cloud_free(struct cloud *cl);
 
 /* cloud_has_group: does host h run a VM of anti-affinity group g? */
 int cloud_has_group(const struct cloud *cl, size_t h, size_t g);
-/* cloud_fits: may VM vm move to host h (room, anti-affinity)? */
+/*
+ * cloud_fits: may VM vm move to host h?  Room, anti-affinity, and what
+ * nova allows: the VM may be live-migrated (vm_live()) and h is in the
+ * zone of the VM's host, unless the system lets VMs cross zones.
+ */
 int cloud_fits(const struct cloud *cl, size_t vm, size_t h, long cap);
 /* cloud_move: move VM vm to host h. */
 void cloud_move(struct cloud *cl, size_t vm, size_t h);
+/* cloud_live: may VM vm be live-migrated at all (its nova status)? */
+int cloud_live(const struct cloud *cl, size_t vm);
+/* cloud_service_host: the name nova knows compute host h by, or NULL
+ * when the system gives none (its id then). */
+const char *cloud_service_host(const struct cloud *cl, size_t h);
 /* cloud_host_id: the resource id of compute host h. */
 const char *cloud_host_id(const struct cloud *cl, size_t h);
 

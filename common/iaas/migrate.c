@@ -54,6 +54,24 @@ command(const struct cat_action_def *d, const char *vm, const char *source,
 	return sched_argv_words(dflt, names, values, 4);
 }
 
+/* on_control: does the step of d (or of dflt) call nova's API from the
+ * control node?  upkit's own openstack commands do; a catalog's, when
+ * it says run_on: control. */
+static int
+on_control(const struct cat_action_def *d, const char *const *dflt)
+{
+	return d != NULL && dflt == default_argv ? d->on_control : 1;
+}
+
+/* mark: step runs on the control node when on is set. */
+static json_t *
+mark(json_t *step, int on)
+{
+	if (on)
+		json_object_set_new(step, "run_on", json_string("control"));
+	return step;
+}
+
 static int
 differs(const char *a, const char *b)
 {
@@ -66,9 +84,12 @@ migration_action(const struct catalog *cat, const struct migration *m)
 	const struct cat_action_def *to = migration_def(cat, m->to);
 	const struct cat_action_def *from = migration_def(cat, m->from);
 	char *undo_id = sched_id_with(m->id, "~undo");
-	json_t *a = sched_action(m->id, m->phase, "migrate", m->vm,
-	    m->destination, command(to, m->vm, m->source, m->destination,
-	    default_argv), NULL, duration_of(to));
+	const char *src = m->source_name ? m->source_name : m->source;
+	const char *dst = m->destination_name ? m->destination_name :
+	    m->destination;
+	json_t *a = mark(sched_action(m->id, m->phase, "migrate", m->vm,
+	    m->destination, command(to, m->vm, src, dst, default_argv), NULL,
+	    duration_of(to)), on_control(to, default_argv));
 
 	json_object_set_new(a, "vm", jshare(m->vm));
 	json_object_set_new(a, "source", jshare(m->source));
@@ -76,9 +97,9 @@ migration_action(const struct catalog *cat, const struct migration *m)
 	if (differs(m->from.name, m->to.name))
 		json_object_set_new(a, "vm_upgrade", json_true());
 	/* moving back: the source's hypervisor takes the VM in again */
-	sched_add_undo(a, sched_step(undo_id, m->source, command(from, m->vm,
-	    m->destination, m->source, default_argv), NULL,
-	    duration_of(from)));
+	sched_add_undo(a, mark(sched_step(undo_id, m->source, command(from,
+	    m->vm, dst, src, default_argv), NULL, duration_of(from)),
+	    on_control(from, default_argv)));
 	free(undo_id);
 	if (m->replaceable) {
 		char *rid = sched_id_with(m->id, "~replace");

@@ -6,7 +6,8 @@
  *
  * The command is the "migrate" action of the hypervisor product on the
  * destination, with {vm}, {source} and {destination} put in as whole
- * arguments; without one, MIGRATE_DEFAULT_ARGV, 23 seconds (the live
+ * arguments (a host's service_host, the name nova's --host takes, when
+ * it has one, else its id); without one, MIGRATE_DEFAULT_ARGV, 23 seconds (the live
  * migration measured in seed 000 section V), which upkit-sim's rolling
  * baseline also assumes.
  */
@@ -28,6 +29,9 @@ struct migration {
 	const char *id;		/* the action id */
 	const char *phase;	/* "migration" or "prerequisite" */
 	const char *vm, *source, *destination;
+	/* the names nova knows the hosts by (service_host), or NULL for
+	 * their ids: what {source} and {destination} become in argv */
+	const char *source_name, *destination_name;
 	struct hv_product from, to;	/* on the source and the destination */
 	int replaceable;	/* step 4: add on_failure */
 };

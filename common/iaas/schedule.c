@@ -219,7 +219,20 @@ text_of(const json_t *obj, const char *key)
 	return s != NULL ? s : "?";
 }
 
-/* same_argv: template tmpl, with "{resource}" as res, is argv. */
+/* host_placeholder: is t one of sched_host_placeholders()? */
+static int
+host_placeholder(const char *t)
+{
+	const char *const *n;
+
+	for (n = sched_host_placeholders(); *n != NULL; n++)
+		if (strcmp(t, *n) == 0)
+			return 1;
+	return 0;
+}
+
+/* same_argv: template tmpl, with "{resource}" as res, is argv (a host
+ * placeholder stands for whatever the argv has there). */
 static int
 same_argv(const json_t *tmpl, const char *res, const json_t *argv)
 {
@@ -231,7 +244,9 @@ same_argv(const json_t *tmpl, const char *res, const json_t *argv)
 	for (i = 0; i < json_array_size(tmpl); i++) {
 		t = json_string_value(json_array_get(tmpl, i));
 		a = json_string_value(json_array_get(argv, i));
-		if (t == NULL || a == NULL || strcmp(strcmp(t, "{resource}") ==
+		if (t == NULL || a == NULL)
+			return 0;
+		if (!host_placeholder(t) && strcmp(strcmp(t, "{resource}") ==
 		    0 ? res : t, a) != 0)
 			return 0;
 	}

@@ -19,6 +19,8 @@
 
 #include <jansson.h>
 
+#include "sysconf.h"
+
 #include "access.h"
 #include "diag.h"
 
@@ -42,6 +44,14 @@ void sched_require_all(json_t *groups, const json_t *ids);
  * of the largest stage, capped at limit when limit > 0; at least 1.
  */
 void sched_finish(json_t *sched, long limit);
+/*
+ * sched_expand_hosts: each argv element (actions, undo steps,
+ * replacements) that is exactly "{host}", "{service_host}", "{address}"
+ * or "{zone}" becomes what sc says of the step's host (sched_hosts.c).
+ */
+void sched_expand_hosts(json_t *sched, const struct sysconf *sc);
+/* sched_host_placeholders: those four names, NULL-terminated. */
+const char *const *sched_host_placeholders(void);
 
 /*
  * sched_argv: a copy of the argument vector tmpl in which every element

@@ -96,16 +96,19 @@ check_arg(struct access *a, const json_t *v, size_t i, void *p)
 	return as_text(a, v, &s);
 }
 
-/* check_command: argv (non-empty strings) or manual, host, duration. */
+/* check_command: argv (non-empty strings) or manual, host, duration,
+ * and where it runs (run_on: control, or on its host). */
 static int
 check_command(struct access *a, const json_t *obj)
 {
+	static const char *const places[] = { "control", NULL };
 	const char *s;
 	json_t *argv;
 	json_int_t d;
-	int r;
+	int r, place;
 
 	if (get_text(a, obj, "host", ACC_REQUIRED, &s) < 0 ||
+	    acc_get_enum(a, obj, "run_on", ACC_OPTIONAL, places, &place) < 0 ||
 	    acc_get_int_range(a, obj, "duration", ACC_REQUIRED, 0, 100000000,
 	    &d) < 0 ||
 	    (r = acc_get_array(a, obj, "argv", ACC_OPTIONAL, &argv)) < 0)
@@ -126,7 +129,7 @@ static int
 check_step(struct access *a, const json_t *v, size_t i, void *p)
 {
 	static const char *const known[] = { "id", "host", "argv", "manual",
-		"duration", NULL };
+		"duration", "run_on", NULL };
 
 	(void)i;
 	if (acc_as_object(a, v) < 0 || acc_check_keys(a, v, known) < 0 ||
@@ -169,7 +172,8 @@ check_action(struct access *a, const json_t *v, size_t i, void *p)
 {
 	static const char *const known[] = { "id", "phase", "op", "resource",
 		"host", "argv", "manual", "duration", "undo_unit", "undo", "vm",
-		"source", "destination", "vm_upgrade", "on_failure", NULL };
+		"source", "destination", "vm_upgrade", "on_failure", "run_on",
+		NULL };
 	static const char *const phases[] = { "prerequisite", "upgrade",
 		"wrap-up", "migration", NULL };
 	const char *s, *op = NULL;

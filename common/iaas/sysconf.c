@@ -80,12 +80,47 @@ load_address(struct access *a, const json_t *obj, const char **out)
 	return 0;
 }
 
+/* load_name_field: the optional key of obj, checked as an address is. */
+static int
+load_name_field(struct access *a, const json_t *obj, const char *key,
+    const char **out)
+{
+	static const char allowed[] = "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:";
+	int r = acc_get_string(a, obj, key, ACC_OPTIONAL, out);
+
+	if (r != 0) {
+		*out = NULL;
+		return r < 0 ? -1 : 0;
+	}
+	if (**out == '\0' || **out == '-' || (*out)[strspn(*out, allowed)] != '\0')
+		return access_fail_at(a, key, "\"%s\" is not a host name",
+		    *out);
+	return 0;
+}
+
+/* load_zone: the optional availability zone, any non-empty string. */
+static int
+load_zone(struct access *a, const json_t *obj, const char **out)
+{
+	int r = acc_get_string(a, obj, "zone", ACC_OPTIONAL, out);
+
+	if (r != 0) {
+		*out = NULL;
+		return r < 0 ? -1 : 0;
+	}
+	if (**out == '\0')
+		return access_fail_at(a, "zone", "empty availability zone");
+	return 0;
+}
+
 static int
 load_resource(struct access *a, const json_t *obj, struct sysconf *sc,
     struct resource *res)
 {
 	static const char *const known[] = { "id", "kind", "roles", "status",
-		"capacity", "min_sponsors", "products", "address", NULL };
+		"capacity", "min_sponsors", "products", "address", "zone",
+		"service_host", NULL };
 	json_int_t capacity = sc->host_capacity, min_sponsors = 0;
 	json_t *products = NULL;
 	int kind, status = STATUS_ACTIVE;
@@ -102,6 +137,8 @@ load_resource(struct access *a, const json_t *obj, struct sysconf *sc,
 	    acc_get_int_range(a, obj, "min_sponsors", ACC_OPTIONAL, 0,
 	    1000000, &min_sponsors) < 0 ||
 	    load_address(a, obj, &res->address) < 0 ||
+	    load_zone(a, obj, &res->zone) < 0 ||
+	    load_name_field(a, obj, "service_host", &res->service_host) < 0 ||
 	    load_roles(a, obj, &res->roles) < 0 ||
 	    load_products(a, obj, &products) < 0)
 		return -1;
@@ -114,6 +151,9 @@ load_resource(struct access *a, const json_t *obj, struct sysconf *sc,
 		    res->id);
 	res->id = idmap_key(&sc->resource_ids, (size_t)i);
 	res->address = res->address ? sysconf_name(sc, res->address) : NULL;
+	res->zone = res->zone ? sysconf_name(sc, res->zone) : NULL;
+	res->service_host = res->service_host ?
+	    sysconf_name(sc, res->service_host) : NULL;
 	/* held only once loaded: sysconf_free lets go of it */
 	res->products = json_incref(products);
 	return 0;
@@ -222,7 +262,7 @@ load_vm(struct access *a, const json_t *obj, struct sysconf *sc,
     struct vm *vm)
 {
 	static const char *const known[] = { "id", "host", "group", "role",
-		NULL };
+		"status", "zone", NULL };
 	int role = -1;
 	long i;
 
@@ -231,9 +271,14 @@ load_vm(struct access *a, const json_t *obj, struct sysconf *sc,
 	    resource_ref(a, obj, "host", sc, &vm->host) < 0 ||
 	    acc_get_string(a, obj, "group", ACC_OPTIONAL, &vm->group) < 0 ||
 	    acc_get_enum(a, obj, "role", ACC_OPTIONAL, vm_role_names,
-	    &role) < 0)
+	    &role) < 0 ||
+	    acc_get_string(a, obj, "status", ACC_OPTIONAL, &vm->status) < 0 ||
+	    load_zone(a, obj, &vm->zone) < 0)
 		return -1;
 	vm->role = role < 0 ? NULL : vm_role_names[role];
+	vm->live = vm_live(vm->status);
+	vm->status = vm->status ? sysconf_name(sc, vm->status) : NULL;
+	vm->zone = vm->zone ? sysconf_name(sc, vm->zone) : NULL;
 	if (!(sc->resources[vm->host].roles & ROLE_COMPUTE))
 		return access_fail_at(a, "host", "\"%s\" is not a compute host",
 		    sc->resources[vm->host].id);
@@ -469,15 +514,20 @@ static int
 load_sections(struct access *a, const json_t *section, struct sysconf *sc)
 {
 	static const char *const known[] = { "version", "host_capacity",
-		"resources", "dependencies", "tenants", NULL };
+		"resources", "dependencies", "tenants", "migrate_across_zones",
+		NULL };
 	json_int_t k = 1;
+	int across = 0;
 
 	if (acc_as_object(a, section) < 0 ||
 	    acc_check_keys(a, section, known) < 0 ||
 	    acc_get_int_range(a, section, "host_capacity", ACC_OPTIONAL, 0,
-	    1000000, &k) < 0)
+	    1000000, &k) < 0 ||
+	    acc_get_bool(a, section, "migrate_across_zones", ACC_OPTIONAL,
+	    &across) < 0)
 		return -1;
 	sc->host_capacity = (long)k;
+	sc->across_zones = across;
 	if (load_resources(a, section, sc) < 0 ||
 	    load_dependencies(a, section, sc) < 0 ||
 	    load_tenants(a, section, sc) < 0)
@@ -496,6 +546,13 @@ sysconf_load(struct access *a, const json_t *section, struct sysconf *sc)
 		return 0;
 	sysconf_free(sc);
 	return -1;
+}
+
+int
+vm_live(const char *status)
+{
+	return status == NULL || strcmp(status, "ACTIVE") == 0 ||
+	    strcmp(status, "PAUSED") == 0;
 }
 
 const char *

@@ -58,6 +58,8 @@ struct resource {
 	long min_sponsors;		/* aggregates: sponsors needed, else 0 */
 	json_t *products;		/* product name -> version string */
 	const char *address;		/* where tools reach it, or NULL */
+	const char *zone;		/* its availability zone, or NULL */
+	const char *service_host;	/* nova's name for it, or NULL */
 };
 
 struct dependency {
@@ -71,6 +73,9 @@ struct vm {
 	size_t host;			/* resource index of its host */
 	const char *group;		/* anti-affinity group */
 	const char *role;		/* "active", "standby" or NULL */
+	const char *status;		/* nova's server status, or NULL */
+	const char *zone;		/* its availability zone, or NULL */
+	int live;			/* may be live-migrated (vm_live()) */
 };
 
 struct tenant {
@@ -83,6 +88,7 @@ struct tenant {
 
 struct sysconf {
 	long host_capacity;		/* the default K */
+	int across_zones;		/* migrate_across_zones */
 	struct resource *resources;
 	size_t nresources, resources_cap;
 	struct dependency *deps;
@@ -101,6 +107,12 @@ extern const char *const role_names[];		/* by bit position */
 extern const char *const vm_role_names[];	/* a VM's "role" */
 extern const char *const activation_names[];	/* by enum activation */
 extern const char *const dep_type_names[];	/* by enum dep_type */
+
+/*
+ * vm_live: may a VM of nova server status status (NULL: none given) be
+ * live-migrated?  Nova live-migrates ACTIVE and PAUSED servers only.
+ */
+int vm_live(const char *status);
 
 /*
  * sysconf_load: read section (the "system" object); 0, or -1 with

@@ -88,7 +88,9 @@ plain_vm(struct sysconf *sc, size_t tenant, struct span v)
 {
 	char id[NAME_MAX_LEN + 1], host[NAME_MAX_LEN + 1];
 	char group[NAME_MAX_LEN + 1], role[NAME_MAX_LEN + 1];
+	char status[NAME_MAX_LEN + 1], zone[NAME_MAX_LEN + 1];
 	int have_id = 0, have_host = 0, have_group = 0, have_role = 0;
+	int have_status = 0, have_zone = 0;
 	struct span key, value;
 	struct vm *vm;
 	struct jwalk w;
@@ -108,6 +110,11 @@ plain_vm(struct sysconf *sc, size_t tenant, struct span v)
 			plain = have_group = plain_string(value, group);
 		else if (named(key, "role"))
 			plain = have_role = plain_string(value, role);
+		else if (named(key, "status"))
+			plain = have_status = plain_string(value, status);
+		else if (named(key, "zone"))
+			plain = have_zone = plain_string(value, zone) &&
+			    zone[0] != '\0';
 		else
 			plain = 0;
 		if (!plain)
@@ -126,6 +133,9 @@ plain_vm(struct sysconf *sc, size_t tenant, struct span v)
 	vm->host = (size_t)host_at;
 	vm->group = have_group ? sysconf_name(sc, group) : vm->id;
 	vm->role = have_role ? vm_role(role) : NULL;
+	vm->status = have_status ? sysconf_name(sc, status) : NULL;
+	vm->zone = have_zone ? sysconf_name(sc, zone) : NULL;
+	vm->live = vm_live(vm->status);
 	sc->nvms++;
 	return 1;
 }

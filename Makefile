@@ -24,6 +24,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man
+DATADIR = $(PREFIX)/share/upkit
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
@@ -78,6 +79,14 @@ PLUMBING_LIB := $(B)/libplumbing.a
 IAAS_LIB := $(B)/libiaas.a
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
+# The scripts an operator or the installed loop runs, installed beside
+# the binaries: upgrade-loop checks every plan with upkit-check and
+# actuates with actuate-ansible (-a ansible), found beside itself; its
+# advice names advice-request; --refresh takes refresh-openstack.  The
+# others in scripts/ (benchmarks, campaigns, generators) need the
+# source tree.  Ansible's callback plugin goes to $(DATADIR).
+SCRIPTS := actuate-ansible advice-request refresh-openstack upkit-check
+PLUGINS := cmd/ansible-report/callback_plugins/upkit_json.py
 MAN1 := $(sort $(wildcard man/*.1))
 MAN5 := $(sort $(wildcard man/*.5))
 
@@ -167,12 +176,16 @@ demo: deps
 install: tools
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(MANDIR)/man5
-	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
+	install -d $(DESTDIR)$(DATADIR)/callback_plugins
+	install -m 755 $(BINS) $(SCRIPTS:%=scripts/%) $(DESTDIR)$(BINDIR)
+	install -m 644 $(PLUGINS) $(DESTDIR)$(DATADIR)/callback_plugins
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5
 
 uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(BINDIR)/%) \
+	    $(SCRIPTS:%=$(DESTDIR)$(BINDIR)/%) \
+	    $(PLUGINS:cmd/ansible-report/%=$(DESTDIR)$(DATADIR)/%) \
 	    $(MAN1:man/%=$(DESTDIR)$(MANDIR)/man1/%) \
 	    $(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%)
 

@@ -30,7 +30,8 @@ static const char usage_doc[] =
     "the same -d to resume.  Exit status: 0 done, 1 done with change "
     "sets failed or undone, 2 stopped by -n, 3 an actuator run did not "
     "finish, 64 usage, 65 a step rejected the data, 66 cannot read an "
-    "input, 69 another loop holds the directory, 70 a plan failed the "
+    "input, 69 another loop holds the directory or a script it runs is "
+    "missing, 70 a plan failed the "
     "check or a step failed, 71 out of memory, 73 cannot create the -T "
     "file, 74 I/O error, 75 "
     "suspended.";
@@ -156,16 +157,26 @@ tools_on_path(void)
 
 /*
  * scripts_dir: where upkit-check and actuate-ansible are: UPKIT_SCRIPTS,
- * else the source tree's scripts/, beside build/bin/.
+ * else beside the loop when they are there (make install puts them in
+ * PREFIX/bin), else the source tree's scripts/, beside build/bin/.
  */
 static char *
 scripts_dir(void)
 {
 	const char *env = getenv("UPKIT_SCRIPTS");
-	char *top, *dir;
+	char *top, *dir, *check;
+	int beside;
 
 	if (env != NULL && *env != '\0')
 		return xstrdup(env);
+	if ((dir = self_dir(0)) != NULL) {
+		check = xasprintf("%s/upkit-check", dir);
+		beside = access(check, X_OK) == 0;
+		free(check);
+		if (beside)
+			return dir;
+		free(dir);
+	}
 	if ((top = self_dir(2)) == NULL)
 		return xstrdup("scripts");
 	dir = xasprintf("%s/scripts", top);

@@ -9,6 +9,7 @@
 
 #include "exitcodes.h"
 #include "loop.h"
+#include "timefmt.h"
 #include "xalloc.h"
 
 static json_t *
@@ -35,15 +36,50 @@ text_of(const json_t *v)
 	return json_is_string(v) ? json_string_value(v) : "null";
 }
 
+/*
+ * undo_words: why change set cs of request r is undone, in words, or
+ * NULL when it is not: above all a completion period that ran out,
+ * which the clock alone decides (seed 000 II.D), and which a request
+ * dated in the past meets at once.
+ */
+static char *
+undo_words(const json_t *r, const json_t *cs)
+{
+	const char *why = json_string_value(json_object_get(json_object_get(
+	    cs, "undo"), "reason")), *at = json_string_value(json_object_get(r,
+	    "time"));
+	const json_t *period = json_object_get(cs, "max_completion_period");
+	char end[40], span[40];
+	int64_t t;
+
+	if (why == NULL)
+		return NULL;
+	if (strcmp(why, "max-completion-period") == 0 && at != NULL &&
+	    json_is_integer(period) && time_parse(at, &t) == 0) {
+		time_format(t + json_integer_value(period), end, sizeof end);
+		duration_format(json_integer_value(period), span, sizeof span);
+		return xasprintf("undone: its completion period ran out at %s, "
+		    "max_completion_period %s after the request's time %s", end,
+		    span, at);
+	}
+	if (strcmp(why, "undo-threshold") == 0)
+		return xstrdup("undone: more of its resources were lost than "
+		    "its undo_threshold allows");
+	if (strcmp(why, "requested") == 0)
+		return xstrdup("undone: a request asked for it");
+	return xasprintf("undone: %s", why);
+}
+
 /* unfinished_sets: the change sets of iteration n's graph that did not
- * complete, with their status, as "R/S (status), ...". */
+ * complete (only those being undone, when undoing), with their status
+ * and why they are undone, as "R/S (status), ...". */
 char *
-unfinished_sets(const struct loop *l, long n)
+unfinished_sets(const struct loop *l, long n, int undoing)
 {
 	static const char *const reads[] = { "requests", NULL };
 	json_t *doc = read_or_die(l, n, "1-rg.json", reads);
 	const json_t *r, *cs;
-	char *text = xstrdup(""), *more;
+	char *text = xstrdup(""), *more, *undo;
 	size_t i, j;
 
 	json_array_foreach(json_object_get(json_object_get(doc, "requests"),
@@ -54,10 +90,15 @@ unfinished_sets(const struct loop *l, long n)
 
 			if (st != NULL && strcmp(st, "completed") == 0)
 				continue;
-			more = xasprintf("%s%s%s/%s (%s)", text, *text ? ", " : "",
-			    text_of(json_object_get(r, "id")),
+			undo = undo_words(r, cs);
+			if (undoing && undo == NULL)
+				continue;
+			more = xasprintf("%s%s%s/%s (%s%s%s)", text, *text ? ", " :
+			    "", text_of(json_object_get(r, "id")),
 			    text_of(json_object_get(cs, "id")),
-			    text_of(json_object_get(cs, "status")));
+			    text_of(json_object_get(cs, "status")), undo ? ", " : "",
+			    undo ? undo : "");
+			free(undo);
 			free(text);
 			text = more;
 		}

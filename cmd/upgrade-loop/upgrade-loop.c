@@ -217,7 +217,7 @@ stopped(struct loop *l, long max)
 static int
 done(struct loop *l, long n)
 {
-	char *bad = unfinished_sets(l, n), *rg = iter_path(l, n, "1-rg.json"),
+	char *bad = unfinished_sets(l, n, 0), *rg = iter_path(l, n, "1-rg.json"),
 	    *why, *lost;
 	json_t *failed = failed_resources(l, n), *more;
 
@@ -319,25 +319,41 @@ started_at(const char *file)
 	return at;
 }
 
+/*
+ * interrupted: the actuator run of iteration n failed or did not
+ * finish.  The summary says so too, with the change sets the plan was
+ * undoing and why (a completion period that ran out, most often).
+ */
 static int
 interrupted(struct loop *l, long n)
 {
-	char *started = iter_path(l, n, "5-report.started"), *at, *msg;
+	char *started = iter_path(l, n, "5-report.started"), *at, *msg,
+	    *undoing, *why, *last;
 
 	if (l->act_status != 0) {
 		msg = xasprintf("iteration %ld: the actuator failed with status "
-		    "%d; its actions may have partly run: check the system, "
-		    "then run again with -R (%s)", n, l->act_status, started);
-		free(started);
-		die_freeing(LOOP_INTERRUPTED, msg);
+		    "%d%s; its actions may have partly run: check the system, "
+		    "then run again with -R (%s)", n, l->act_status,
+		    l->act_status == EXIT_UNAVAILABLE ? ", which says it lacks "
+		    "something it needs (actuate-ansible: the plan has manual "
+		    "steps, and nothing ran)" : "", started);
+	} else {
+		at = started_at(started);
+		msg = xasprintf("iteration %ld: the actuator run started at %s "
+		    "did not finish; its actions may have partly run: check the "
+		    "system, then run again with -R", n, at);
+		free(at);
 	}
-	at = started_at(started);
 	free(started);
-	msg = xasprintf("iteration %ld: the actuator run started at %s did "
-	    "not finish; its actions may have partly run: check the system, "
-	    "then run again with -R", n, at);
-	free(at);
-	die_freeing(LOOP_INTERRUPTED, msg);
+	undoing = unfinished_sets(l, n, 1);
+	why = *undoing ? xasprintf("%s; undoing: %s", msg, undoing) :
+	    xstrdup(msg);
+	last = iter_path(l, n, "4-migrations.json");
+	summarize(l, n - 1, last, "interrupted", n - 1, why, NULL);
+	free(last);
+	free(undoing);
+	free(msg);
+	die_freeing(LOOP_INTERRUPTED, why);
 }
 
 /* run: the iterations, from the first not finished, to an ending. */

@@ -3,7 +3,8 @@
 #   make            build every tool in cmd/ into build/bin/
 #   make check      install test dependencies, run the suite, then run it
 #                   again under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make demo       install build dependencies, run the bundled example
+#   make demo       install build dependencies, build quietly, run the
+#                   bundled example, keeping its files in build/demo
 #   make install    PREFIX=/usr/local DESTDIR= (staged installs)
 #   make DEV=1      stricter warnings for development
 #   make LTO=       without link-time optimization
@@ -169,9 +170,15 @@ check-run: all
 	@UPKIT_BIN=$(CURDIR)/$(B)/bin UPKIT_UNIT=$(CURDIR)/$(B)/unit \
 	    UPKIT_SANITIZE='$(SANITIZE)' prove -j2 -f tests/*.t $(UNIT_BINS)
 
+# demo: the compiler's lines go to $(B)/demo-build.log, shown only when
+# the build fails; the demo keeps what it made in $(B)/demo.
 demo: deps
-	@$(MAKE) --no-print-directory tools
-	@UPKIT_BIN=$(CURDIR)/$(B)/bin scripts/demo
+	@mkdir -p $(B)
+	@echo "demo: building the tools (log: $(B)/demo-build.log)"
+	@$(MAKE) --no-print-directory tools >$(B)/demo-build.log 2>&1 || \
+	    { cat $(B)/demo-build.log; exit 1; }
+	@UPKIT_BIN=$(CURDIR)/$(B)/bin UPKIT_DEMO_DIR=$(CURDIR)/$(B)/demo \
+	    scripts/demo
 
 install: tools
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \

@@ -27,9 +27,11 @@ static const char usage_doc[] =
 static const struct argp_option option_list[] = {
 	{ "hypervisors", 'H', "FILE", 0, "openstack hypervisor list --long "
 	  "-f json (required)", 0 },
-	{ "servers", 'V', "FILE", 0, "openstack server list --long "
+	{ "servers", 'S', "FILE", 0, "openstack server list --long "
 	  "--all-projects -c ID -c Name -c Status -c Host -c 'Project ID' "
 	  "-f json (required)", 0 },
+	/* -V: the spelling before 0.2 (HACKING.md, the letters) */
+	{ 0, 'V', 0, OPTION_ALIAS, 0, 0 },
 	{ "server-groups", 'G', "FILE", 0, "openstack server group list "
 	  "--long --all-projects -f json (repeatable)", 0 },
 	{ "server-group", 'g', "FILE", 0, "openstack server group show -f "
@@ -53,6 +55,7 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	case 'H':
 		f->hypervisors = arg;
 		break;
+	case 'S':
 	case 'V':
 		f->servers = arg;
 		break;

@@ -106,21 +106,72 @@ unfinished_sets(const struct loop *l, long n, int undoing)
 	return text;
 }
 
-/* why_suspended: the reason iteration n's plan gives for waiting. */
+/*
+ * The rules of batch-select(1) in plain words, for the start of a
+ * suspension's reason: what holds most groups back, before the numbers.
+ */
+static const char *const plain_rules[][2] = {
+	{ "compute-capacity", "too few compute hosts may go out at once: the "
+	  "idle ones are kept for tenants to scale out and for hosts that may "
+	  "fail" },
+	{ "dependency-before-add", "what they depend on must be upgraded "
+	  "first" },
+	{ "dependency-before-remove", "what depends on them must change "
+	  "first" },
+	{ "vm-service", "their storage still serves running VMs" },
+	{ "ppu-resources", "too few hosts to run the old and the new side by "
+	  "side" },
+	{ "aggregation-minimum", "a storage needs more of its hosts in "
+	  "service" },
+	{ "upgrade-method-order", "a split-mode change must finish first" },
+	{ "sponsor-compatibility", "a host they rely on runs an incompatible "
+	  "version" },
+	{ "peer-availability", "their redundant peer is out of service" },
+	{ "not-upgradable", "a member cannot be upgraded" },
+};
+
+/* plain_lead: the plain words of the rule that holds back the most
+ * groups of a batch section (the first named on a tie), or NULL. */
+static const char *
+plain_lead(const json_t *batch)
+{
+	size_t n = sizeof plain_rules / sizeof plain_rules[0], i, k,
+	    count[sizeof plain_rules / sizeof plain_rules[0]] = { 0 }, best = n;
+	const json_t *e;
+
+	json_array_foreach(json_object_get(batch, "eliminated"), i, e) {
+		const char *rule = json_string_value(json_object_get(e, "rule"));
+
+		for (k = 0; rule != NULL && k < n; k++)
+			if (strcmp(rule, plain_rules[k][0]) == 0)
+				count[k]++;
+	}
+	for (k = 0; k < n; k++)
+		if (count[k] > 0 && (best == n || count[k] > count[best]))
+			best = k;
+	return best < n ? plain_rules[best][1] : NULL;
+}
+
+/* why_suspended: the reason iteration n's plan gives for waiting, led
+ * by what holds it back in plain words when batch-select says. */
 char *
 why_suspended(const struct loop *l, long n)
 {
 	static const char *const reads[] = { "batch", "migrations", NULL };
 	json_t *doc = read_or_die(l, n, "4-migrations.json", reads);
-	const json_t *why = json_object_get(json_object_get(doc, "batch"),
-	    "reason");
+	const json_t *batch = json_object_get(doc, "batch"),
+	    *why = json_object_get(batch, "reason");
+	const char *lead;
 	char *text;
 
 	if (why == NULL || json_is_null(why) || json_is_false(why))
 		why = json_object_get(json_object_get(doc, "migrations"),
 		    "note");
-	text = xstrdup(json_is_string(why) ? json_string_value(why) :
-	    "nothing can run");
+	lead = json_is_string(json_object_get(batch, "reason")) ?
+	    plain_lead(batch) : NULL;
+	text = xasprintf("%s%s%s", lead != NULL ? lead : "", lead != NULL ?
+	    "; in detail: " : "", json_is_string(why) ?
+	    json_string_value(why) : "nothing can run");
 	done_reading(doc);
 	return text;
 }

@@ -260,10 +260,13 @@ suspended(struct loop *l, long n)
 	json_array_foreach(advice, i, a)
 		fprintf(stderr, "%s: advice: %s\n", me, json_is_string(a) ?
 		    json_string_value(a) : "null");
+	/* paths as the operator gave them: the line runs where the loop
+	   was started */
 	if (advises_hosts(l, n))
-		fprintf(stderr, "%s: advice-request(1) writes the hosts as a "
-		    "request from iter-%ld/3-batch.json; resume with -A\n", me,
-		    n);
+		fprintf(stderr, "%s: to add the hosts it advises, run %s/"
+		    "advice-request %s/iter-%ld/3-batch.json > more-hosts.json "
+		    "and resume with -A more-hosts.json\n", me, l->scripts,
+		    l->dir, n);
 	json_decref(advice);
 	free(plan);
 	free(why);

@@ -3,7 +3,8 @@
 #   make            build every tool in cmd/ into build/bin/
 #   make check      install test dependencies, run the suite, then run it
 #                   again under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make demo       install build dependencies, run the bundled example
+#   make demo       install build dependencies, build quietly, run the
+#                   bundled example, keeping its files in build/demo
 #   make install    PREFIX=/usr/local DESTDIR= (staged installs)
 #   make DEV=1      stricter warnings for development
 #   make LTO=       without link-time optimization
@@ -24,6 +25,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man
+DATADIR = $(PREFIX)/share/upkit
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
@@ -78,6 +80,14 @@ PLUMBING_LIB := $(B)/libplumbing.a
 IAAS_LIB := $(B)/libiaas.a
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
+# The scripts an operator or the installed loop runs, installed beside
+# the binaries: upgrade-loop checks every plan with upkit-check and
+# actuates with actuate-ansible (-a ansible), found beside itself; its
+# advice names advice-request; --refresh takes refresh-openstack.  The
+# others in scripts/ (benchmarks, campaigns, generators) need the
+# source tree.  Ansible's callback plugin goes to $(DATADIR).
+SCRIPTS := actuate-ansible advice-request refresh-openstack upkit-check
+PLUGINS := cmd/ansible-report/callback_plugins/upkit_json.py
 MAN1 := $(sort $(wildcard man/*.1))
 MAN5 := $(sort $(wildcard man/*.5))
 
@@ -160,19 +170,29 @@ check-run: all
 	@UPKIT_BIN=$(CURDIR)/$(B)/bin UPKIT_UNIT=$(CURDIR)/$(B)/unit \
 	    UPKIT_SANITIZE='$(SANITIZE)' prove -j2 -f tests/*.t $(UNIT_BINS)
 
+# demo: the compiler's lines go to $(B)/demo-build.log, shown only when
+# the build fails; the demo keeps what it made in $(B)/demo.
 demo: deps
-	@$(MAKE) --no-print-directory tools
-	@UPKIT_BIN=$(CURDIR)/$(B)/bin scripts/demo
+	@mkdir -p $(B)
+	@echo "demo: building the tools (log: $(B)/demo-build.log)"
+	@$(MAKE) --no-print-directory tools >$(B)/demo-build.log 2>&1 || \
+	    { cat $(B)/demo-build.log; exit 1; }
+	@UPKIT_BIN=$(CURDIR)/$(B)/bin UPKIT_DEMO_DIR=$(CURDIR)/$(B)/demo \
+	    scripts/demo
 
 install: tools
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(MANDIR)/man5
-	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
+	install -d $(DESTDIR)$(DATADIR)/callback_plugins
+	install -m 755 $(BINS) $(SCRIPTS:%=scripts/%) $(DESTDIR)$(BINDIR)
+	install -m 644 $(PLUGINS) $(DESTDIR)$(DATADIR)/callback_plugins
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5
 
 uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(BINDIR)/%) \
+	    $(SCRIPTS:%=$(DESTDIR)$(BINDIR)/%) \
+	    $(PLUGINS:cmd/ansible-report/%=$(DESTDIR)$(DATADIR)/%) \
 	    $(MAN1:man/%=$(DESTDIR)$(MANDIR)/man1/%) \
 	    $(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%)
 

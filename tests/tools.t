@@ -5,7 +5,9 @@
 # tool that reads documents),
 # --help and --version on stdout with status 0, unknown options exit 64
 # with nothing on stdout, and a full disk on stdout is an error (74),
-# after --help and --version too.
+# after --help and --version too.  Every option letter follows the
+# table of HACKING.md ("The letters"), and every script in scripts/
+# answers --help on stdout with status 0 (issue 37).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 version=$(cat "$top/VERSION")
@@ -139,7 +141,53 @@ check_statuses() {
 	fi
 }
 
+# letters: HACKING.md's table as "LETTER LONG" lines (the meanings) and
+# "TOOL LETTER LONG" lines (those kept from before).
+sed -n '/^## The letters/,/^## /p' "$top/HACKING.md" |
+    grep '^| `-' >"$T/table"
+while IFS='|' read -r _ letter longs _; do
+	l=$(printf '%s' "$letter" | tr -d ' `')
+	for long in $(printf '%s' "$longs" | tr -d '`,'); do
+		echo "$l $long"
+	done
+done <"$T/table" >"$T/meanings"
+grep -oE '`[a-z-]+ -. --[a-z-]+`' "$T/table" | tr -d '`' >"$T/kept"
+
+# check_letters TOOL: each "-X, --long" of its --help is a meaning of the
+# table, a meaning kept for TOOL, or a letter and a long option the table
+# does not name.
+check_letters() {
+	"$1" --help | grep -E '^ +-[^-], ' | sed 's/=.*//; s/ [A-Z.]*$//' |
+	    while read -r line; do
+		long=$(printf '%s\n' "$line" | grep -oE -- '--[a-z-]+' | head -n 1)
+		for l in $(printf '%s\n' "$line" | grep -oE -- '(^| )-[^-],' | tr -d ' ,'); do
+			echo "$l $long"
+		done
+	done >"$T/pairs"
+	bad=""
+	while read -r l long; do
+		grep -qxF -- "$l $long" "$T/meanings" && continue
+		grep -qxF -- "$1 $l $long" "$T/kept" && continue
+		if grep -q -- "^$l " "$T/meanings" || grep -q -- " $long\$" "$T/meanings"; then
+			bad="$bad $l=$long"
+		fi
+	done <"$T/pairs"
+	if [ -z "$bad" ]; then pass "$1: its letters follow HACKING.md's table"
+	else fail "$1: letters against HACKING.md's table:$bad"; fi
+}
+
+for script in "$top"/scripts/*; do
+	name=$(basename "$script")
+	set +e; "$script" --help </dev/null >"$T/out" 2>"$T/err"; st=$?; set -e
+	if [ "$st" = 0 ] && [ -s "$T/out" ] && [ ! -s "$T/err" ]; then
+		pass "scripts/$name --help: usage on stdout, exit 0"
+	else
+		fail "scripts/$name --help (status $st)"; diag "$T/err"
+	fi
+done
+
 for tool in $(tools); do
+	check_letters "$tool"
 	check_bad_input "$tool"
 	check_man "$tool"
 	check_statuses "$tool"

@@ -8,17 +8,21 @@
  * lists that no shell sees.
  */
 #include <argp.h>
+#include <errno.h>
 #include <stdio.h>
-
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ap.h"
 #include "cli.h"
+#include "diag.h"
 #include "exitcodes.h"
 #include "load.h"
 #include "output.h"
 #include "rgraph.h"
 #include "state.h"
+#include "xalloc.h"
 
 struct options {
 	const char *file;
@@ -163,6 +167,37 @@ translate(const struct options *o, const json_t *doc)
 	return output_text_commit(fp);
 }
 
+/*
+ * make_dir: dir and its missing parents, as mkdir -p (the -d of
+ * HACKING.md's letters: a directory the tool keeps files in is made
+ * when missing); 0, or -1 with a diagnostic.
+ */
+static int
+make_dir(const char *dir)
+{
+	char *p = xstrdup(dir), *s;
+	struct stat st;
+	int r = 0;
+
+	for (s = p + 1; r == 0; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		char c = *s;
+		*s = '\0';
+		if (mkdir(p, 0777) != 0 && (errno != EEXIST || stat(p, &st) != 0 ||
+		    !S_ISDIR(st.st_mode))) {
+			diag_error(p, "cannot make the directory: %s",
+			    errno == EEXIST ? "not a directory" : strerror(errno));
+			r = -1;
+		}
+		*s = c;
+		if (c == '\0')
+			break;
+	}
+	free(p);
+	return r;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -174,6 +209,8 @@ main(int argc, char **argv)
 
 	cli_init(argv);
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
+	if (o.tasks_dir != NULL && !o.inventory && make_dir(o.tasks_dir) < 0)
+		return output_close(EXIT_CANTCREAT);
 	status = load_document(o.file, &doc);
 	if (status == EXIT_OK) {
 		status = translate(&o, doc);

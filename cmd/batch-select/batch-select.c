@@ -30,8 +30,10 @@ static const char usage_doc[] =
     "71 out of memory, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
-	{ "dedicated", 'd', "N", 0, "Compute hosts the operator dedicates to "
+	{ "dedicated", 'D', "N", 0, "Compute hosts the operator dedicates to "
 	  "groups that stay deactivated (default 0)", 0 },
+	/* -d: the spelling before 0.2 (HACKING.md, the letters) */
+	{ 0, 'd', 0, OPTION_ALIAS, 0, 0 },
 	{ "parallel", 'j', "N", 0, "Run at most N groups of a stage at once",
 	  0 },
 	{ "max-freed", 'm', "N", 0, "Free at most N hosts by consolidation "
@@ -50,6 +52,7 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		state->child_inputs[1] = &o->output;
 		state->child_inputs[2] = &o->reservation;
 		break;
+	case 'D':
 	case 'd':
 		o->dedicated = cli_long(state, "--dedicated", arg, 0, 1000000000);
 		break;

@@ -29,8 +29,10 @@ static const char usage_doc[] =
     "71 out of memory, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
-	{ "dot", 'd', 0, 0, "Write the control graph in Graphviz dot "
+	{ "dot", 'g', 0, 0, "Write the control graph in Graphviz dot "
 	  "instead of the document", 0 },
+	/* -d: the spelling before 0.2 (HACKING.md, the letters) */
+	{ 0, 'd', 0, OPTION_ALIAS, 0, 0 },
 	{ 0 }
 };
 
@@ -43,6 +45,7 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->output;
 		break;
+	case 'g':
 	case 'd':
 		o->dot = 1;
 		break;

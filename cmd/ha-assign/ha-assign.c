@@ -65,8 +65,10 @@ static const struct argp_option option_list[] = {
 	{ "fence-after", OPT_FENCE_AFTER, "SECONDS", 0, "How long a node must "
 	  "have been NotReady before its pods count as fenced (default "
 	  "300)", 2 },
-	{ "drain", 'd', "NODE", 0, "Switch every active on NODE over to its "
+	{ "drain", 'D', "NODE", 0, "Switch every active on NODE over to its "
 	  "standby (repeatable)", 2 },
+	/* -d: the spelling before 0.2 (HACKING.md, the letters) */
+	{ 0, 'd', 0, OPTION_ALIAS, 0, 0 },
 	{ 0 }
 };
 
@@ -212,6 +214,7 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	case 'p':
 		o->port = cli_long(state, "--port", arg, 1, 65535);
 		break;
+	case 'D':
 	case 'd':
 		o->drain[o->ndrain++] = arg;
 		break;

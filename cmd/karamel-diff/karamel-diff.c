@@ -40,7 +40,9 @@ static const char usage_doc[] =
     "71 out of memory, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
-	{ "dot", 'd', 0, 0, "Write the plan graph for Graphviz", 0 },
+	{ "dot", 'g', 0, 0, "Write the plan graph for Graphviz", 0 },
+	/* -d: the spelling before 0.2 (HACKING.md, the letters) */
+	{ 0, 'd', 0, OPTION_ALIAS, 0, 0 },
 	{ "exit-code", 'e', 0, 0, "Exit 2 when the plan changes anything, "
 	  "0 when it only checks", 0 },
 	{ "quiet", 'q', 0, 0, "No summary line on standard error", 0 },
@@ -72,6 +74,7 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->output;
 		break;
+	case 'g':
 	case 'd':
 		o->dot = 1;
 		break;

@@ -40,8 +40,10 @@ static const struct argp_option option_list[] = {
 	{ "catalog", 'k', "FILE", 0, "The resource upgrade catalog (a catalog "
 	  "section)", 0 },
 	{ "request", 'r', "FILE", 0, "A new upgrade request (repeatable)", 0 },
-	{ "dot", 'd', 0, 0, "Write the resource graph in Graphviz dot "
+	{ "dot", 'g', 0, 0, "Write the resource graph in Graphviz dot "
 	  "instead of the document", 0 },
+	/* -d: the spelling before 0.2 (HACKING.md, the letters) */
+	{ 0, 'd', 0, OPTION_ALIAS, 0, 0 },
 	{ "progress-file", OPT_PROGRESS_FILE, "FILE", 0, "Also write to FILE "
 	  "the document's progress, the line upkit-sim --progress prints of "
 	  "the output", 0 },
@@ -66,6 +68,7 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	case 'r':
 		o->requests[o->nrequests++] = arg;
 		break;
+	case 'g':
 	case 'd':
 		o->dot = 1;
 		break;

@@ -9,6 +9,7 @@
 
 #include "exitcodes.h"
 #include "loop.h"
+#include "timefmt.h"
 #include "xalloc.h"
 
 static json_t *
@@ -35,15 +36,50 @@ text_of(const json_t *v)
 	return json_is_string(v) ? json_string_value(v) : "null";
 }
 
+/*
+ * undo_words: why change set cs of request r is undone, in words, or
+ * NULL when it is not: above all a completion period that ran out,
+ * which the clock alone decides (seed 000 II.D), and which a request
+ * dated in the past meets at once.
+ */
+static char *
+undo_words(const json_t *r, const json_t *cs)
+{
+	const char *why = json_string_value(json_object_get(json_object_get(
+	    cs, "undo"), "reason")), *at = json_string_value(json_object_get(r,
+	    "time"));
+	const json_t *period = json_object_get(cs, "max_completion_period");
+	char end[40], span[40];
+	int64_t t;
+
+	if (why == NULL)
+		return NULL;
+	if (strcmp(why, "max-completion-period") == 0 && at != NULL &&
+	    json_is_integer(period) && time_parse(at, &t) == 0) {
+		time_format(t + json_integer_value(period), end, sizeof end);
+		duration_format(json_integer_value(period), span, sizeof span);
+		return xasprintf("undone: its completion period ran out at %s, "
+		    "max_completion_period %s after the request's time %s", end,
+		    span, at);
+	}
+	if (strcmp(why, "undo-threshold") == 0)
+		return xstrdup("undone: more of its resources were lost than "
+		    "its undo_threshold allows");
+	if (strcmp(why, "requested") == 0)
+		return xstrdup("undone: a request asked for it");
+	return xasprintf("undone: %s", why);
+}
+
 /* unfinished_sets: the change sets of iteration n's graph that did not
- * complete, with their status, as "R/S (status), ...". */
+ * complete (only those being undone, when undoing), with their status
+ * and why they are undone, as "R/S (status), ...". */
 char *
-unfinished_sets(const struct loop *l, long n)
+unfinished_sets(const struct loop *l, long n, int undoing)
 {
 	static const char *const reads[] = { "requests", NULL };
 	json_t *doc = read_or_die(l, n, "1-rg.json", reads);
 	const json_t *r, *cs;
-	char *text = xstrdup(""), *more;
+	char *text = xstrdup(""), *more, *undo;
 	size_t i, j;
 
 	json_array_foreach(json_object_get(json_object_get(doc, "requests"),
@@ -54,10 +90,15 @@ unfinished_sets(const struct loop *l, long n)
 
 			if (st != NULL && strcmp(st, "completed") == 0)
 				continue;
-			more = xasprintf("%s%s%s/%s (%s)", text, *text ? ", " : "",
-			    text_of(json_object_get(r, "id")),
+			undo = undo_words(r, cs);
+			if (undoing && undo == NULL)
+				continue;
+			more = xasprintf("%s%s%s/%s (%s%s%s)", text, *text ? ", " :
+			    "", text_of(json_object_get(r, "id")),
 			    text_of(json_object_get(cs, "id")),
-			    text_of(json_object_get(cs, "status")));
+			    text_of(json_object_get(cs, "status")), undo ? ", " : "",
+			    undo ? undo : "");
+			free(undo);
 			free(text);
 			text = more;
 		}
@@ -65,21 +106,72 @@ unfinished_sets(const struct loop *l, long n)
 	return text;
 }
 
-/* why_suspended: the reason iteration n's plan gives for waiting. */
+/*
+ * The rules of batch-select(1) in plain words, for the start of a
+ * suspension's reason: what holds most groups back, before the numbers.
+ */
+static const char *const plain_rules[][2] = {
+	{ "compute-capacity", "too few compute hosts may go out at once: the "
+	  "idle ones are kept for tenants to scale out and for hosts that may "
+	  "fail" },
+	{ "dependency-before-add", "what they depend on must be upgraded "
+	  "first" },
+	{ "dependency-before-remove", "what depends on them must change "
+	  "first" },
+	{ "vm-service", "their storage still serves running VMs" },
+	{ "ppu-resources", "too few hosts to run the old and the new side by "
+	  "side" },
+	{ "aggregation-minimum", "a storage needs more of its hosts in "
+	  "service" },
+	{ "upgrade-method-order", "a split-mode change must finish first" },
+	{ "sponsor-compatibility", "a host they rely on runs an incompatible "
+	  "version" },
+	{ "peer-availability", "their redundant peer is out of service" },
+	{ "not-upgradable", "a member cannot be upgraded" },
+};
+
+/* plain_lead: the plain words of the rule that holds back the most
+ * groups of a batch section (the first named on a tie), or NULL. */
+static const char *
+plain_lead(const json_t *batch)
+{
+	size_t n = sizeof plain_rules / sizeof plain_rules[0], i, k,
+	    count[sizeof plain_rules / sizeof plain_rules[0]] = { 0 }, best = n;
+	const json_t *e;
+
+	json_array_foreach(json_object_get(batch, "eliminated"), i, e) {
+		const char *rule = json_string_value(json_object_get(e, "rule"));
+
+		for (k = 0; rule != NULL && k < n; k++)
+			if (strcmp(rule, plain_rules[k][0]) == 0)
+				count[k]++;
+	}
+	for (k = 0; k < n; k++)
+		if (count[k] > 0 && (best == n || count[k] > count[best]))
+			best = k;
+	return best < n ? plain_rules[best][1] : NULL;
+}
+
+/* why_suspended: the reason iteration n's plan gives for waiting, led
+ * by what holds it back in plain words when batch-select says. */
 char *
 why_suspended(const struct loop *l, long n)
 {
 	static const char *const reads[] = { "batch", "migrations", NULL };
 	json_t *doc = read_or_die(l, n, "4-migrations.json", reads);
-	const json_t *why = json_object_get(json_object_get(doc, "batch"),
-	    "reason");
+	const json_t *batch = json_object_get(doc, "batch"),
+	    *why = json_object_get(batch, "reason");
+	const char *lead;
 	char *text;
 
 	if (why == NULL || json_is_null(why) || json_is_false(why))
 		why = json_object_get(json_object_get(doc, "migrations"),
 		    "note");
-	text = xstrdup(json_is_string(why) ? json_string_value(why) :
-	    "nothing can run");
+	lead = json_is_string(json_object_get(batch, "reason")) ?
+	    plain_lead(batch) : NULL;
+	text = xasprintf("%s%s%s", lead != NULL ? lead : "", lead != NULL ?
+	    "; in detail: " : "", json_is_string(why) ?
+	    json_string_value(why) : "nothing can run");
 	done_reading(doc);
 	return text;
 }

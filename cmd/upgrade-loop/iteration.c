@@ -241,6 +241,11 @@ check_plan(struct loop *l, long n)
 	st = run_into(argv, tmp);
 	if (rename(tmp, out) != 0)
 		die(EXIT_IOERR, "%s: %s", out, strerror(errno));
+	/* 127 and 126: it, or its interpreter, could not be started */
+	if (st == 127 || st == 126)
+		die(EXIT_UNAVAILABLE, "iteration %ld: %s could not be started "
+		    "(status %d): the plan was not checked (%s)", n, argv[0], st,
+		    out);
 	if (st != 0) {
 		fprintf(stderr, "upgrade-loop: iteration %ld: the plan breaks "
 		    "the guarantee, not actuated (%s):\n", n, out);

@@ -148,7 +148,7 @@ void summarize(struct loop *l, long last_iter, const char *last,
     const json_t *more);
 
 /* ending.c: what the endings read of the last documents. */
-char *unfinished_sets(const struct loop *l, long n);
+char *unfinished_sets(const struct loop *l, long n, int undoing);
 char *why_suspended(const struct loop *l, long n);
 json_t *advice_of(const struct loop *l, long n);
 json_t *failed_resources(const struct loop *l, long n);

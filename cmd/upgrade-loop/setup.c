@@ -66,6 +66,20 @@ check_program(const char *name, const char *opt, const char *nowhere)
 	}
 }
 
+/*
+ * need_helper: a script of upkit's that the loop runs (upkit-check,
+ * actuate-ansible) is there, else 69: it was not installed with the
+ * loop, or UPKIT_SCRIPTS names the wrong folder.
+ */
+static void
+need_helper(const char *path, const char *why)
+{
+	if (!is_program(path))
+		die(EXIT_UNAVAILABLE, "%s: %s needs it, and it is not an "
+		    "executable file (install it beside upgrade-loop, or name "
+		    "its folder in UPKIT_SCRIPTS)", path, why);
+}
+
 static void
 pick_actuator(struct loop *l)
 {
@@ -78,6 +92,7 @@ pick_actuator(struct loop *l)
 		l->sim = 1;
 	} else if (strcmp(a, "ansible") == 0) {
 		path = xasprintf("%s/actuate-ansible", l->scripts);
+		need_helper(path, "-a ansible");
 		args_add(&l->act, path);
 		free(path);
 	} else {
@@ -102,6 +117,11 @@ check_operands(struct loop *l)
 		    "no -U");
 	if (o->refresh != NULL)
 		check_program(o->refresh, "-U", "not a program on PATH");
+	if (!o->nocheck) {
+		inputs = xasprintf("%s/upkit-check", l->scripts);
+		need_helper(inputs, "checking plans (-C: not checked)");
+		free(inputs);
+	}
 	pick_actuator(l);
 	for (i = 0; i < 2; i++)
 		if (single[i] != NULL && (!is_file(single[i]) ||

@@ -30,7 +30,8 @@ static const char usage_doc[] =
     "the same -d to resume.  Exit status: 0 done, 1 done with change "
     "sets failed or undone, 2 stopped by -n, 3 an actuator run did not "
     "finish, 64 usage, 65 a step rejected the data, 66 cannot read an "
-    "input, 69 another loop holds the directory, 70 a plan failed the "
+    "input, 69 another loop holds the directory or a script it runs is "
+    "missing, 70 a plan failed the "
     "check or a step failed, 71 out of memory, 73 cannot create the -T "
     "file, 74 I/O error, 75 "
     "suspended.";
@@ -156,16 +157,26 @@ tools_on_path(void)
 
 /*
  * scripts_dir: where upkit-check and actuate-ansible are: UPKIT_SCRIPTS,
- * else the source tree's scripts/, beside build/bin/.
+ * else beside the loop when they are there (make install puts them in
+ * PREFIX/bin), else the source tree's scripts/, beside build/bin/.
  */
 static char *
 scripts_dir(void)
 {
 	const char *env = getenv("UPKIT_SCRIPTS");
-	char *top, *dir;
+	char *top, *dir, *check;
+	int beside;
 
 	if (env != NULL && *env != '\0')
 		return xstrdup(env);
+	if ((dir = self_dir(0)) != NULL) {
+		check = xasprintf("%s/upkit-check", dir);
+		beside = access(check, X_OK) == 0;
+		free(check);
+		if (beside)
+			return dir;
+		free(dir);
+	}
 	if ((top = self_dir(2)) == NULL)
 		return xstrdup("scripts");
 	dir = xasprintf("%s/scripts", top);
@@ -206,7 +217,7 @@ stopped(struct loop *l, long max)
 static int
 done(struct loop *l, long n)
 {
-	char *bad = unfinished_sets(l, n), *rg = iter_path(l, n, "1-rg.json"),
+	char *bad = unfinished_sets(l, n, 0), *rg = iter_path(l, n, "1-rg.json"),
 	    *why, *lost;
 	json_t *failed = failed_resources(l, n), *more;
 
@@ -250,10 +261,13 @@ suspended(struct loop *l, long n)
 	json_array_foreach(advice, i, a)
 		fprintf(stderr, "%s: advice: %s\n", me, json_is_string(a) ?
 		    json_string_value(a) : "null");
+	/* paths as the operator gave them: the line runs where the loop
+	   was started */
 	if (advises_hosts(l, n))
-		fprintf(stderr, "%s: advice-request(1) writes the hosts as a "
-		    "request from iter-%ld/3-batch.json; resume with -A\n", me,
-		    n);
+		fprintf(stderr, "%s: to add the hosts it advises, run %s/"
+		    "advice-request %s/iter-%ld/3-batch.json > more-hosts.json "
+		    "and resume with -A more-hosts.json\n", me, l->scripts,
+		    l->dir, n);
 	json_decref(advice);
 	free(plan);
 	free(why);
@@ -309,25 +323,41 @@ started_at(const char *file)
 	return at;
 }
 
+/*
+ * interrupted: the actuator run of iteration n failed or did not
+ * finish.  The summary says so too, with the change sets the plan was
+ * undoing and why (a completion period that ran out, most often).
+ */
 static int
 interrupted(struct loop *l, long n)
 {
-	char *started = iter_path(l, n, "5-report.started"), *at, *msg;
+	char *started = iter_path(l, n, "5-report.started"), *at, *msg,
+	    *undoing, *why, *last;
 
 	if (l->act_status != 0) {
 		msg = xasprintf("iteration %ld: the actuator failed with status "
-		    "%d; its actions may have partly run: check the system, "
-		    "then run again with -R (%s)", n, l->act_status, started);
-		free(started);
-		die_freeing(LOOP_INTERRUPTED, msg);
+		    "%d%s; its actions may have partly run: check the system, "
+		    "then run again with -R (%s)", n, l->act_status,
+		    l->act_status == EXIT_UNAVAILABLE ? ", which says it lacks "
+		    "something it needs (actuate-ansible: the plan has manual "
+		    "steps, and nothing ran)" : "", started);
+	} else {
+		at = started_at(started);
+		msg = xasprintf("iteration %ld: the actuator run started at %s "
+		    "did not finish; its actions may have partly run: check the "
+		    "system, then run again with -R", n, at);
+		free(at);
 	}
-	at = started_at(started);
 	free(started);
-	msg = xasprintf("iteration %ld: the actuator run started at %s did "
-	    "not finish; its actions may have partly run: check the system, "
-	    "then run again with -R", n, at);
-	free(at);
-	die_freeing(LOOP_INTERRUPTED, msg);
+	undoing = unfinished_sets(l, n, 1);
+	why = *undoing ? xasprintf("%s; undoing: %s", msg, undoing) :
+	    xstrdup(msg);
+	last = iter_path(l, n, "4-migrations.json");
+	summarize(l, n - 1, last, "interrupted", n - 1, why, NULL);
+	free(last);
+	free(undoing);
+	free(msg);
+	die_freeing(LOOP_INTERRUPTED, why);
 }
 
 /* run: the iterations, from the first not finished, to an ending. */

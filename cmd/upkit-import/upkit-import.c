@@ -27,16 +27,18 @@ static const char usage_doc[] =
 static const struct argp_option option_list[] = {
 	{ "hypervisors", 'H', "FILE", 0, "openstack hypervisor list --long "
 	  "-f json (required)", 0 },
-	{ "servers", 'V', "FILE", 0, "openstack server list --long "
+	{ "servers", 'S', "FILE", 0, "openstack server list --long "
 	  "--all-projects -c ID -c Name -c Status -c Host -c 'Project ID' "
 	  "-f json (required)", 0 },
+	/* -V: the spelling before 0.2 (HACKING.md, the letters) */
+	{ 0, 'V', 0, OPTION_ALIAS, 0, 0 },
 	{ "server-groups", 'G', "FILE", 0, "openstack server group list "
 	  "--long --all-projects -f json (repeatable)", 0 },
 	{ "server-group", 'g', "FILE", 0, "openstack server group show -f "
 	  "json, for max_server_per_host (repeatable)", 0 },
 	{ "aggregates", 'A', "FILE", 0, "openstack aggregate list --long -f "
 	  "json, or aggregate show -f json (repeatable)", 0 },
-	{ "services", 'S', "FILE", 0, "openstack compute service list "
+	{ "services", 'N', "FILE", 0, "openstack compute service list "
 	  "--long -f json (disabled, forced down, zone, service host)", 0 },
 	{ "zones", 'Z', "FILE", 0, "openstack availability zone list --long "
 	  "--compute -f json (repeatable)", 0 },
@@ -55,6 +57,7 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	case 'H':
 		f->hypervisors = arg;
 		break;
+	case 'S':
 	case 'V':
 		f->servers = arg;
 		break;
@@ -70,7 +73,7 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	case 'Z':
 		f->zones[f->nzones++] = arg;
 		break;
-	case 'S':
+	case 'N':
 		f->services[f->nservices++] = arg;
 		break;
 	case ARGP_KEY_ARG:
@@ -81,7 +84,7 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (f->site == NULL || f->hypervisors == NULL ||
 		    f->servers == NULL)
-			argp_error(state, "need -H, -V and a site file");
+			argp_error(state, "need -H, -S and a site file");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

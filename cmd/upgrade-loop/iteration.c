@@ -287,6 +287,26 @@ mark_started(const char *file)
 }
 
 /*
+ * journal_for: the actuator's own record of the steps it finished,
+ * iter-N/5-journal, named to it in UPKIT_ACTUATOR_JOURNAL.  A first run
+ * starts it empty; a run again (-R) of one that did not finish keeps it,
+ * so that the actuator skips what is recorded there instead of running
+ * it twice (actuate-ansible: ansible-plan --replay).
+ */
+static void
+journal_for(const struct loop *l, long n, int again)
+{
+	char *journal = iter_path(l, n, "5-journal");
+
+	if (!again && unlink(journal) != 0 && errno != ENOENT)
+		die(EXIT_IOERR, "%s: %s", journal, strerror(errno));
+	if (setenv("UPKIT_ACTUATOR_JOURNAL", journal, 1) != 0)
+		die(EXIT_OSERR, "cannot set UPKIT_ACTUATOR_JOURNAL: %s",
+		    strerror(errno));
+	free(journal);
+}
+
+/*
  * actuate: the actuator's step, on a plan that may run; after waiting
  * secs for a repair (wait.c) when secs > 0: the simulator is told to
  * let that time pass (-C), another actuator runs that much later.
@@ -300,9 +320,9 @@ actuate(struct loop *l, long n, const char *plan, const char *report,
 	    *summary = NULL;
 	struct args argv = { 0 };
 	enum state state = ST_RUNNING;
-	int st;
+	int st, again = is_file(started);
 
-	if (is_file(started)) {
+	if (again) {
 		if (!l->o->rerun && !l->sim) {
 			free(started);
 			return ST_INTERRUPTED;
@@ -318,6 +338,7 @@ actuate(struct loop *l, long n, const char *plan, const char *report,
 		free(started);
 		return state;
 	}
+	journal_for(l, n, again);
 	mark_started(started);
 	if (l->live)
 		live = xasprintf("iteration %ld: %.60s: actuator running", n,
@@ -337,6 +358,7 @@ actuate(struct loop *l, long n, const char *plan, const char *report,
 	} else if (secs > 0)
 		sleep_through(secs);
 	st = step_save(l, report, plan, argv.v, live);
+	(void)unsetenv("UPKIT_ACTUATOR_JOURNAL");
 	if (st != 0 && l->sim) {
 		(void)unlink(started);
 		die_tool(st, "5-report.json: 'upkit-sim' failed with status %d",

@@ -57,6 +57,14 @@ class CallbackModule(CallbackBase):
         self.running = {}       # (host, task uuid) -> task entry
         path = os.environ.get('UPKIT_ANSIBLE_JOURNAL')
         self.journal = open(path, 'a', encoding='utf-8') if path else None
+        if self.journal is not None:
+            # the file's name must survive a crash too
+            folder = os.open(os.path.dirname(os.path.abspath(path)),
+                             os.O_RDONLY)
+            try:
+                os.fsync(folder)
+            finally:
+                os.close(folder)
 
     def _journal(self, host, task, outcome):
         if self.journal is None:

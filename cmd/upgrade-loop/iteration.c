@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "durable.h"
 #include "exitcodes.h"
 #include "loop.h"
 #include "xalloc.h"
@@ -239,7 +240,7 @@ check_plan(struct loop *l, long n)
 	argv[1] = iter_path(l, n, "4-migrations.json");
 	argv[2] = NULL;
 	st = run_into(argv, tmp);
-	if (rename(tmp, out) != 0)
+	if (durable_rename(tmp, out) != 0)
 		die(EXIT_IOERR, "%s: %s", out, strerror(errno));
 	if (st != 0) {
 		fprintf(stderr, "upgrade-loop: iteration %ld: the plan breaks "
@@ -272,7 +273,7 @@ sleep_through(long secs)
 /*
  * mark_started: made before the actuator starts, removed once its
  * report is kept: a run that did not finish is never started again
- * unseen.  The file is empty and its time is the run's start: on ext4,
+ * unseen, even after a crash of the machine (durable.h).  The file is empty and its time is the run's start: on ext4,
  * removing a file that holds data took 4 to 11 ms right after the
  * actuator's run, an empty one a few microseconds.
  */
@@ -281,7 +282,7 @@ mark_started(const char *file)
 {
 	char *tmp = new_tmp(file);
 
-	if (rename(tmp, file) != 0)
+	if (durable_rename(tmp, file) != 0)
 		die(EXIT_IOERR, "%s: %s", file, strerror(errno));
 	free(tmp);
 }

@@ -39,6 +39,7 @@
 #endif
 #include <unistd.h>
 
+#include "durable.h"
 #include "exitcodes.h"
 #include "loop.h"
 #include "xalloc.h"
@@ -409,7 +410,7 @@ step_save(struct loop *l, const char *file, const char *in,
 		kill(getpid(), SIGKILL);
 	if (st != 0)
 		(void)unlink(tmp);
-	else if (rename(tmp, file) != 0)
+	else if (durable_rename(tmp, file) != 0)
 		die(EXIT_IOERR, "%s: %s", file, strerror(errno));
 	free(tmp);
 	return st;

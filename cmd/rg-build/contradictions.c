@@ -4,8 +4,9 @@
  * (issue 38): a resource contained in two containers (a hypervisor in
  * two hosts), and a cycle of aggregation and storage dependencies, where
  * an aggregate needs, through the storage a member needs, itself (host1
- * needs the storage of vsan, which aggregates host1).  A containment cycle is
- * refused by plan_edges (edges.c), on the graph with its changes.
+ * needs the storage of vsan, which aggregates host1), and a containment
+ * cycle in the system as given, even among resources the graph leaves
+ * out (plan_edges checks the graph with its changes too).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,23 +107,31 @@ relies(enum dep_type t)
 	return t == DEP_AGGREGATION || t == DEP_STORAGE;
 }
 
-/* no_aggregation_cycle: aggregation and storage make no cycle. */
 static int
-no_aggregation_cycle(struct rgb *b)
+contained(enum dep_type t)
+{
+	return t == DEP_CONTAINED;
+}
+
+/* system_cycle: the system's dependencies of the types in make no cycle. */
+static int
+system_cycle(struct rgb *b, int (*in)(enum dep_type), const char *what)
 {
 	struct digraph g;
 	size_t i;
 
 	digraph_init(&g, b->sc.nresources);
 	for (i = 0; i < b->sc.ndeps; i++)
-		if (relies(b->sc.deps[i].type))
+		if (in(b->sc.deps[i].type))
 			digraph_add_edge(&g, b->sc.deps[i].dependent,
 			    b->sc.deps[i].sponsor);
-	return refuse_cycle(b, &g, system_id, "aggregation and storage");
+	return refuse_cycle(b, &g, system_id, what);
 }
 
 int
 check_contradictions(struct rgb *b)
 {
-	return one_container(b) < 0 || no_aggregation_cycle(b) < 0 ? -1 : 0;
+	return one_container(b) < 0 ||
+	    system_cycle(b, contained, "contained") < 0 ||
+	    system_cycle(b, relies, "aggregation and storage") < 0 ? -1 : 0;
 }

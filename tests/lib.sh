@@ -47,6 +47,16 @@ expect_same() {
 	fi
 }
 
+# first_good_case TOOL: a data case of TOOL that succeeds with output.
+first_good_case() {
+	for d in "$top/tests/$1"/*/; do
+		d=${d%/}
+		[ -f "$d/args" ] && [ -s "$d/stdout" ] && [ ! -f "$d/status" ] &&
+		    { echo "$d"; return; }
+	done
+	return 0
+}
+
 # tools: every built tool, one per line.
 tools() { ls "$UPKIT_BIN"; }
 

@@ -12,16 +12,6 @@
 . "$(dirname "$0")/lib.sh"
 version=$(cat "$top/VERSION")
 
-# first_good_case TOOL: a data case of TOOL that succeeds with output.
-first_good_case() {
-	for d in "$top/tests/$1"/*/; do
-		d=${d%/}
-		[ -f "$d/args" ] && [ -s "$d/stdout" ] && [ ! -f "$d/status" ] &&
-		    { echo "$d"; return; }
-	done
-	return 0
-}
-
 check_man() {
 	page="$top/man/$1.1"
 	if [ ! -f "$page" ]; then

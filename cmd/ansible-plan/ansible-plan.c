@@ -28,6 +28,7 @@ struct options {
 	const char *file;
 	int inventory;
 	const char *tasks_dir;	/* --tasks-dir, or NULL */
+	const char *replay;	/* --replay, or NULL */
 };
 
 static const char usage_doc[] =
@@ -43,6 +44,8 @@ static const struct argp_option option_list[] = {
 	{ "tasks-dir", 'd', "DIR", 0, "Write each group's tasks to a file "
 	  "of its own in DIR, which each play's hosts include, only their "
 	  "own", 0 },
+	{ "replay", 'R', "FILE", 0, "Do not run again the steps that FILE "
+	  "says an interrupted run finished; say their outcome instead", 0 },
 	{ 0 }
 };
 
@@ -57,6 +60,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'd':
 		o->tasks_dir = arg;
+		break;
+	case 'R':
+		o->replay = arg;
 		break;
 	case ARGP_KEY_ARG:
 		o->file = cli_one_input(state, o->file, arg);
@@ -118,13 +124,13 @@ load_rg(struct access *a, const json_t *doc, json_t **by_id, long *iteration)
 /* write_playbook: -1 bad input, -3 a task file not written, else 0. */
 static int
 write_playbook(struct access *a, const struct options *o, const json_t *doc,
-    struct yamlw *w)
+    const json_t *replay, struct yamlw *w)
 {
 	struct sched_list p = { NULL, NULL, 0 };
 	struct pb_files files = { o->tasks_dir, 0 };
 	json_t *by_id = NULL;
 	struct pb_names names = { controller(doc), NULL,
-		state_section(doc, SECTION_CATALOG) };
+		state_section(doc, SECTION_CATALOG), replay };
 	int r;
 
 	if ((r = plan_collect(a, doc, &p)) == 0 &&
@@ -141,7 +147,7 @@ write_playbook(struct access *a, const struct options *o, const json_t *doc,
 
 /* translate: check doc, then write the YAML all at once or not at all. */
 static int
-translate(const struct options *o, const json_t *doc)
+translate(const struct options *o, const json_t *doc, const json_t *replay)
 {
 	struct access a;
 	struct yamlw w;
@@ -153,7 +159,7 @@ translate(const struct options *o, const json_t *doc)
 	if (o->inventory)
 		r = inventory_write(&a, doc, &w);
 	else
-		r = write_playbook(&a, o, doc, &w);
+		r = write_playbook(&a, o, doc, replay, &w);
 	if (yw_close(&w) < 0 && r == 0) {
 		diag_error(NULL, "libyaml could not emit the YAML");
 		r = -2;
@@ -203,18 +209,21 @@ main(int argc, char **argv)
 {
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, 0, 0, 0 };
-	struct options o = { NULL, 0, NULL };
-	json_t *doc;
+	struct options o = { NULL, 0, NULL, NULL };
+	json_t *doc, *replay = NULL;
 	int status;
 
 	cli_init(argv);
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
 	if (o.tasks_dir != NULL && !o.inventory && make_dir(o.tasks_dir) < 0)
 		return output_close(EXIT_CANTCREAT);
-	status = load_document(o.file, &doc);
+	status = o.replay != NULL ? replay_load(o.replay, &replay) : EXIT_OK;
+	if (status == EXIT_OK)
+		status = load_document(o.file, &doc);
 	if (status == EXIT_OK) {
-		status = translate(&o, doc);
+		status = translate(&o, doc, replay);
 		json_decref(doc);
 	}
+	json_decref(replay);
 	return output_close(status);
 }

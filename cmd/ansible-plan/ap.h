@@ -62,6 +62,7 @@ struct pb_names {
 	const char *controller;	/* where cloud-API actions go, or NULL */
 	const json_t *rg_actions;	/* the resource graph's actions by id */
 	const json_t *catalog;		/* the catalog section, or NULL */
+	const json_t *replay;	/* --replay: task name -> "ok"/"failed" */
 };
 
 /*
@@ -72,6 +73,15 @@ struct pb_names {
  */
 int playbook_write(struct yamlw *w, const struct sched_list *p,
     const struct pb_names *names, const struct pb_files *files);
+
+/*
+ * replay.c: --replay FILE, the steps an interrupted run finished.
+ * replay_load: FILE's task names and outcomes in *finished (a new
+ * reference); 0, or an exit status (diagnosed).  replay_module: the
+ * module call that stands for a step whose outcome was (ok or failed).
+ */
+int replay_load(const char *file, json_t **finished);
+void replay_module(struct yamlw *w, const char *was);
 
 /* inventory.c */
 int inventory_write(struct access *a, const json_t *doc, struct yamlw *w);

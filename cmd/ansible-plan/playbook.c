@@ -51,6 +51,7 @@ struct pb {
 	const char *controller;	/* where cloud-API actions run, or NULL */
 	const json_t *rg_actions;	/* resource graph action id -> action */
 	const json_t *catalog;		/* the catalog section, or NULL */
+	const json_t *replay;	/* finished steps, or NULL (replay.c) */
 	const struct pb_files *files;	/* a file per block, or NULL */
 	int failed;		/* a block's file could not be written */
 };
@@ -153,7 +154,7 @@ task(struct pb *b, const json_t *step, const json_t *action,
     const char *anchor_host, long reg, const char *cond, long cond_reg)
 {
 	struct yamlw *w = b->w;
-	const char *where = str(step, "host");
+	const char *where = str(step, "host"), *was;
 	char buf[64], *name;
 
 	if (cloud_api(action) && b->controller != NULL)
@@ -167,13 +168,17 @@ task(struct pb *b, const json_t *step, const json_t *action,
 	name = sched_task_name(step, action, json_object_get(b->rg_actions,
 	    str(action, "id")), b->catalog);
 	key_unsafe(w, "name", name);
+	was = json_string_value(json_object_get(b->replay, name));
 	free(name);
 	if (cond != NULL) {
 		snprintf(buf, sizeof buf, "upkit_r%ld is defined and upkit_r%ld "
 		    "is %s", cond_reg, cond_reg, cond);
 		key_plain(w, "when", buf);
 	}
-	command(w, step);
+	if (was != NULL)
+		replay_module(w, was);
+	else
+		command(w, step);
 	if (!has_manual(step) && strcmp(where, anchor_host) != 0)
 		key_unsafe(w, "delegate_to", where);
 	if (reg > 0) {
@@ -547,6 +552,7 @@ playbook_write(struct yamlw *w, const struct sched_list *p,
 {
 	struct pb b = { .w = w, .controller = names->controller,
 		.rg_actions = names->rg_actions, .catalog = names->catalog,
+		.replay = names->replay,
 		.files = files };
 	const json_t *st;
 	size_t i, j, plays = 0;

@@ -20,11 +20,18 @@
 #include "timefmt.h"
 #include "xalloc.h"
 
+/*
+ * counts: a module that runs a step: its command, its pause, or what
+ * ansible-plan --replay puts in its place when an interrupted run had
+ * finished it (debug: it succeeded, fail: it failed).  Results are
+ * found by the step's task name, which no other task has.
+ */
 static int
 counts(const char *action)
 {
 	static const char *const modules[] = { "ansible.builtin.command",
-		"command", "ansible.builtin.pause", "pause", NULL };
+		"command", "ansible.builtin.pause", "pause",
+		"ansible.builtin.debug", "ansible.builtin.fail", NULL };
 	size_t i;
 
 	for (i = 0; action != NULL && modules[i] != NULL; i++)

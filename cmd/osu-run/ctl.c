@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "durable.h"
 #include "load.h"
 #include "run.h"
 #include "timefmt.h"
@@ -86,7 +87,7 @@ ctl_step(struct driver *d, int64_t now)
 			    "is left as it was", d->ctl, st);
 		return NULL;
 	}
-	if (rename(next, d->state_file) != 0) {
+	if (durable_rename(next, d->state_file) != 0) {
 		diag_error(d->state_file, "cannot replace: %s",
 		    strerror(errno));
 		return NULL;

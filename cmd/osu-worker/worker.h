@@ -50,7 +50,8 @@ struct wstate {
 
 /* wstate_load: the file, or a fresh state if it does not exist. */
 int wstate_load(const char *file, struct wstate *w);
-/* wstate_save: write to file.tmp, fsync, rename; 0 or -1. */
+/* wstate_save: write to file.tmp, fsync, rename, fsync the folder
+ * (durable_rename); 0 or -1. */
 int wstate_save(const char *file, const struct wstate *w);
 void wstate_free(struct wstate *w);
 json_t *wstate_json(const struct wstate *w);

@@ -19,6 +19,7 @@
 
 #include "access.h"
 #include "diag.h"
+#include "durable.h"
 #include "load.h"
 #include "worker.h"
 
@@ -89,11 +90,11 @@ wstate_save(const char *file, const struct wstate *w)
 	snprintf(tmp, sizeof tmp, "%s.tmp", file);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd >= 0 && json_dumpfd(o, fd, JSON_PRESERVE_ORDER | JSON_COMPACT)
-	    == 0 && write(fd, "\n", 1) == 1 && fsync(fd) == 0)
+	    == 0 && write(fd, "\n", 1) == 1)
 		r = 0;
 	if (fd >= 0 && close(fd) != 0)
 		r = -1;
-	if (r == 0 && rename(tmp, file) != 0)
+	if (r == 0 && durable_rename(tmp, file) != 0)
 		r = -1;
 	if (r < 0)
 		diag_error(file, "cannot save the state: %s", strerror(errno));

@@ -170,42 +170,25 @@ system_edges(struct rgb *b, const char *removed)
 	}
 }
 
+static const char *
+vertex_id(const struct rgb *b, size_t x)
+{
+	return b->out.v[x].id;
+}
+
 /* check_cycles: containment must be a forest; name a cycle's ids. */
 static int
 check_cycles(struct rgb *b)
 {
 	struct digraph g;
-	size_t *order = xcalloc(b->out.nv, sizeof *order);
-	size_t *cycle = xcalloc(b->out.nv, sizeof *cycle), i, len;
-	char *msg;
-	size_t cap = 64, used = 0;
+	size_t i;
 
 	digraph_init(&g, b->out.nv);
 	for (i = 0; i < b->out.ne; i++)
 		if (b->out.e[i].type == DEP_CONTAINED)
 			digraph_add_edge(&g, b->out.e[i].dependent,
 			    b->out.e[i].sponsor);
-	digraph_build(&g);
-	len = digraph_topo(&g, order, cycle);
-	if (len > 0) {
-		msg = xmalloc(cap);
-		msg[0] = '\0';
-		for (i = 0; i <= len; i++) {
-			const char *id = b->out.v[cycle[i % len]].id;
-
-			while (used + strlen(id) + 5 > cap)
-				msg = xreallocarray(msg, cap *= 2, 1);
-			used += (size_t)snprintf(msg + used, cap - used, "%s%s",
-			    i ? " -> " : "", id);
-		}
-		diag_path(b->system_name, ".dependencies", "contained "
-		    "dependencies form a cycle: %s", msg);
-		free(msg);
-	}
-	digraph_free(&g);
-	free(order);
-	free(cycle);
-	return len > 0 ? -1 : 0;
+	return refuse_cycle(b, &g, vertex_id, "contained");
 }
 
 int

@@ -157,7 +157,8 @@ plan(struct rgb *b)
 
 	b->iteration = !b->have_prev ? 1 : b->prev.iteration + (b->report != NULL);
 	res_table_build(b);
-	if (check_dep_ends(b) < 0 || apply_report(b) < 0)
+	if (check_contradictions(b) < 0 || check_dep_ends(b) < 0 ||
+	    apply_report(b) < 0)
 		return EXIT_DATAERR;
 	if ((status = read_requests(b)) != EXIT_OK ||
 	    (status = request_undos(b)) != EXIT_OK)

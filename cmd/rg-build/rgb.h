@@ -228,6 +228,17 @@ int dep_ends_known(struct rgb *b, struct access *a, const struct dep_change *dc)
 int check_dep_ends(struct rgb *b);
 int plan_edges(struct rgb *b);
 
+/*
+ * contradictions.c: check_contradictions: -1 (diagnosed) when the system
+ * puts a resource in two containers or an aggregate, through storage, in
+ * a cycle.  refuse_cycle: build g and free it; -1 with "WHAT
+ * dependencies form a cycle: a -> b -> a" (ids by id_of) when it has a
+ * cycle, else 0.
+ */
+int check_contradictions(struct rgb *b);
+int refuse_cycle(const struct rgb *b, struct digraph *g,
+    const char *(*id_of)(const struct rgb *, size_t), const char *what);
+
 /* units.c */
 void plan_units(struct rgb *b);
 /* ppu_unit: the unit of the PPU change ref belongs to (made if new). */

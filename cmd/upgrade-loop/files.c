@@ -1,7 +1,7 @@
 /*
  * files.c: the state directory's files: names, copies, comparisons,
  * whole reads, and writes that replace a file at once (a temporary
- * file, then rename).
+ * file, fsync, rename, fsync of the folder: durable.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "durable.h"
 #include "exitcodes.h"
 #include "jtext.h"
 #include "load.h"
@@ -72,7 +73,11 @@ names_with_prefix(const char *dir, const char *prefix, struct args *out)
 		qsort(out->v + first, out->n - first, sizeof *out->v, by_name);
 }
 
-/* copy_file: from's bytes as the new file to; 0, or -1 (errno). */
+/*
+ * copy_file: from's bytes as the new file to, synced to disk before it
+ * is closed (durable.h: its folder is renamed into place next); 0, or
+ * -1 (errno).
+ */
 int
 copy_file(const char *from, const char *to)
 {
@@ -90,7 +95,7 @@ copy_file(const char *from, const char *to)
 	while (r == 0 && (n = read(in, buf, sizeof buf)) > 0)
 		if (write(out, buf, (size_t)n) != n)
 			r = -1;
-	if (n < 0)
+	if (n < 0 || (r == 0 && fsync(out) != 0))
 		r = -1;
 	close(in);
 	if (close(out) != 0)
@@ -188,7 +193,7 @@ write_text_atomically(const char *path, const char *text)
 	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
 
 	if (fp == NULL || fputs(text, fp) == EOF || fclose(fp) != 0 ||
-	    rename(tmp, path) != 0)
+	    durable_rename(tmp, path) != 0)
 		die(EXIT_IOERR, "%s: %s", path, strerror(errno));
 	free(tmp);
 }

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "durable.h"
 #include "exitcodes.h"
 #include "loop.h"
 #include "xalloc.h"
@@ -239,7 +240,7 @@ check_plan(struct loop *l, long n)
 	argv[1] = iter_path(l, n, "4-migrations.json");
 	argv[2] = NULL;
 	st = run_into(argv, tmp);
-	if (rename(tmp, out) != 0)
+	if (durable_rename(tmp, out) != 0)
 		die(EXIT_IOERR, "%s: %s", out, strerror(errno));
 	/* 127 and 126: it, or its interpreter, could not be started */
 	if (st == 127 || st == 126)
@@ -277,7 +278,7 @@ sleep_through(long secs)
 /*
  * mark_started: made before the actuator starts, removed once its
  * report is kept: a run that did not finish is never started again
- * unseen.  The file is empty and its time is the run's start: on ext4,
+ * unseen, even after a crash of the machine (durable.h).  The file is empty and its time is the run's start: on ext4,
  * removing a file that holds data took 4 to 11 ms right after the
  * actuator's run, an empty one a few microseconds.
  */
@@ -286,9 +287,29 @@ mark_started(const char *file)
 {
 	char *tmp = new_tmp(file);
 
-	if (rename(tmp, file) != 0)
+	if (durable_rename(tmp, file) != 0)
 		die(EXIT_IOERR, "%s: %s", file, strerror(errno));
 	free(tmp);
+}
+
+/*
+ * journal_for: the actuator's own record of the steps it finished,
+ * iter-N/5-journal, named to it in UPKIT_ACTUATOR_JOURNAL.  A first run
+ * starts it empty; a run again (-R) of one that did not finish keeps it,
+ * so that the actuator skips what is recorded there instead of running
+ * it twice (actuate-ansible: ansible-plan --replay).
+ */
+static void
+journal_for(const struct loop *l, long n, int again)
+{
+	char *journal = iter_path(l, n, "5-journal");
+
+	if (!again && unlink(journal) != 0 && errno != ENOENT)
+		die(EXIT_IOERR, "%s: %s", journal, strerror(errno));
+	if (setenv("UPKIT_ACTUATOR_JOURNAL", journal, 1) != 0)
+		die(EXIT_OSERR, "cannot set UPKIT_ACTUATOR_JOURNAL: %s",
+		    strerror(errno));
+	free(journal);
 }
 
 /*
@@ -305,9 +326,9 @@ actuate(struct loop *l, long n, const char *plan, const char *report,
 	    *summary = NULL;
 	struct args argv = { 0 };
 	enum state state = ST_RUNNING;
-	int st;
+	int st, again = is_file(started);
 
-	if (is_file(started)) {
+	if (again) {
 		if (!l->o->rerun && !l->sim) {
 			free(started);
 			return ST_INTERRUPTED;
@@ -323,6 +344,7 @@ actuate(struct loop *l, long n, const char *plan, const char *report,
 		free(started);
 		return state;
 	}
+	journal_for(l, n, again);
 	mark_started(started);
 	if (l->live)
 		live = xasprintf("iteration %ld: %.60s: actuator running", n,
@@ -342,6 +364,7 @@ actuate(struct loop *l, long n, const char *plan, const char *report,
 	} else if (secs > 0)
 		sleep_through(secs);
 	st = step_save(l, report, plan, argv.v, live);
+	(void)unsetenv("UPKIT_ACTUATOR_JOURNAL");
 	if (st != 0 && l->sim) {
 		(void)unlink(started);
 		die_tool(st, "5-report.json: 'upkit-sim' failed with status %d",

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "durable.h"
 #include "exitcodes.h"
 #include "loop.h"
 #include "xalloc.h"
@@ -228,7 +229,7 @@ stash(const struct loop *l)
 		free(to);
 	}
 	final = xasprintf("%s/inputs", l->dir);
-	if (failed == NULL && rename(tmp, final) != 0)
+	if (failed == NULL && durable_rename(tmp, final) != 0)
 		failed = xasprintf("%s: cannot copy the inputs", l->dir);
 	if (failed != NULL)
 		remove_tree(tmp);
@@ -380,7 +381,8 @@ add_requests(const struct loop *l)
 	for (i = 0; i < added->n; i++, k++) {
 		if (i > 0)
 			to = xasprintf("%s/inputs/added-%ld-%ld", l->dir, at, k);
-		if (copy_file(added->v[i], tmp) != 0 || rename(tmp, to) != 0)
+		if (copy_file(added->v[i], tmp) != 0 ||
+		    durable_rename(tmp, to) != 0)
 			die(EXIT_IOERR, "%s: cannot add the request: %s",
 			    added->v[i], strerror(errno));
 		free(to);

@@ -6,11 +6,15 @@
  * runs in a process group of its own, so that what it starts can be
  * stopped with it.  A watchdog, forked once when the first step starts,
  * holds the lock with the loop and knows the group of the step running:
- * the step tells it, over a pipe, before it execs.  Whichever single
- * process is killed:
- *   - the loop: the pipe's last writer is gone, and the watchdog
- *     SIGKILLs the step's group (the step and all it started) before
- *     the lock, which it holds too, is released;
+ * the step tells it, over a pipe, before it execs.  The watchdog too is
+ * in a group of its own, so that a kill of the loop's group (kill --
+ * -PGID, timeout(1), a shell's job control) reaches neither it nor the
+ * step.  Whichever is killed:
+ *   - the loop, or its group: the pipe's last writer is gone, and the
+ *     watchdog SIGKILLs the step's group (the step and all it started)
+ *     before the lock, which it holds too, is released; the step's own
+ *     process also gets SIGKILL from the kernel as its parent dies
+ *     (PR_SET_PDEATHSIG), even if the watchdog is gone too;
  *   - the watchdog: the loop sees it die and SIGKILLs the step's group,
  *     which fails the step;
  *   - the step: the loop gets its status and SIGKILLs what the step left
@@ -30,8 +34,12 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <unistd.h>
 
+#include "durable.h"
 #include "exitcodes.h"
 #include "loop.h"
 #include "xalloc.h"
@@ -194,9 +202,13 @@ start_watchdog(const struct loop *l)
 	if ((watchdog = fork()) < 0)
 		die(EXIT_OSERR, "cannot start the watchdog: %s", strerror(errno));
 	if (watchdog == 0) {
+		(void)setpgid(0, 0);
 		close(fds[1]);
 		guard(fds[0]);
 	}
+	/* both set it: a group kill between the fork and the child's own
+	 * setpgid can only come before any step */
+	(void)setpgid(watchdog, watchdog);
 	close(fds[0]);
 	watchdog_fd = fds[1];
 }
@@ -210,13 +222,29 @@ tell_watchdog(pid_t group)
 }
 
 /*
+ * die_with_parent: the kernel SIGKILLs this process when the loop, its
+ * parent, dies (Linux): the step's own process goes even when the loop
+ * and the watchdog are both killed.  A parent already gone: exit now.
+ */
+static void
+die_with_parent(pid_t parent)
+{
+#ifdef __linux__
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
+		_exit(EXIT_OSERR);
+#endif
+	if (getppid() != parent)
+		_exit(EXIT_SOFTWARE);
+}
+
+/*
  * start_step: argv in a group of its own, with stdin in and stdout out;
  * the watchdog knows the group before the step runs.
  */
 static pid_t
 start_step(char *const argv[], int in, int out)
 {
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	fflush(stdout);
 	fflush(stderr);
@@ -226,6 +254,7 @@ start_step(char *const argv[], int in, int out)
 		return pid;
 	}
 	(void)setpgid(0, 0);
+	die_with_parent(parent);
 	if (tell_watchdog(getpid()) != 0)
 		_exit(EXIT_SOFTWARE);
 	default_signals();
@@ -381,7 +410,7 @@ step_save(struct loop *l, const char *file, const char *in,
 		kill(getpid(), SIGKILL);
 	if (st != 0)
 		(void)unlink(tmp);
-	else if (rename(tmp, file) != 0)
+	else if (durable_rename(tmp, file) != 0)
 		die(EXIT_IOERR, "%s: %s", file, strerror(errno));
 	free(tmp);
 	return st;

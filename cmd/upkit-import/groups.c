@@ -125,6 +125,7 @@ read_group(struct import *im, struct access *a, const json_t *row)
 		name = json_string_value(column(row, "Name", "name"));
 	g = group_entry(im, id, name);
 	json_object_set_new(g, "file", json_string(a->file));
+	json_object_set_new(g, "at", json_string(access_path(a)));
 	if (json_is_string(v = column(row, "Project Id", "project_id")))
 		json_object_set(g, "project", v);
 	if ((v = column(row, "Policy", "policy")) != NULL && !json_is_null(v)) {
@@ -154,7 +155,8 @@ read_group(struct import *im, struct access *a, const json_t *row)
 int
 read_group_list(struct import *im, struct access *a, const json_t *list)
 {
-	return each_row(im, a, list, read_group);
+	return each_row(im, a, list, read_group) < 0 ||
+	    groups_listed_once(a, list) < 0 ? -1 : 0;
 }
 
 /* read_group_show: one group's show, or an array of them (jq -s). */

@@ -76,6 +76,14 @@ int each_item(struct access *a, const json_t *v,
     int (*fn)(struct import *, struct access *, const char *, const char *),
     struct import *im, const char *group);
 
+/*
+ * members.c: groups_listed_once: -1 (diagnosed at the second row) when
+ * a group list names a group twice; members_are_servers: -1 (diagnosed
+ * at the group) when a group has a member no server list holds.
+ */
+int groups_listed_once(struct access *a, const json_t *list);
+int members_are_servers(const struct import *im);
+
 /* zones.c: host aggregates and availability zones, as sets of hosts. */
 int read_aggregates(struct import *im, struct access *a, const json_t *doc);
 int read_zones(struct import *im, struct access *a, const json_t *list);

@@ -133,6 +133,8 @@ read_inputs(struct import *im)
 		status = read_file(im, f->zones[i], read_zones);
 	if (status == EXIT_OK)
 		status = read_file(im, f->servers, read_servers);
+	if (status == EXIT_OK && members_are_servers(im) < 0)
+		status = EXIT_DATAERR;
 	return status;
 }
 

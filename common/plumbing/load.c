@@ -149,26 +149,73 @@ skip_white(const char *p, const char *end)
 }
 
 /*
+ * scanned_whole: the length of the value jscan accepts as the whole of
+ * buf, white space aside, its start in *start; 0 when it does not, or
+ * is not sure.
+ */
+static size_t
+scanned_whole(const char *buf, size_t len, const char **start)
+{
+	const char *p = skip_white(buf, buf + len), *end = buf + len;
+	size_t n;
+	int canonical;
+
+	*start = p;
+	if (p == end || (n = jscan_value(p, (size_t)(end - p),
+	    &canonical)) == 0 || skip_white(p + n, end) != end)
+		return 0;
+	return n;
+}
+
+/*
  * checked_build: buf's object or array built from text jscan accepted,
  * without jansson's lexer; NULL when jscan is not sure of it.
  */
 static json_t *
 checked_build(const char *buf, size_t len)
 {
-	const char *p = skip_white(buf, buf + len), *end = buf + len;
+	const char *p;
 	struct jbuild *b;
 	json_t *v;
-	size_t n;
-	int canonical;
+	size_t n = scanned_whole(buf, len, &p);
 
-	if (p == end || (*p != '{' && *p != '[') ||
-	    (n = jscan_value(p, (size_t)(end - p), &canonical)) == 0 ||
-	    skip_white(p + n, end) != end)
+	if (n == 0 || (*p != '{' && *p != '['))
 		return NULL;
 	b = jbuild_new();
 	v = jbuild_value(b, p, n);
 	jbuild_free(b);
 	return v;
+}
+
+/*
+ * parse_out_of_memory: jansson's error is the lack of memory, not bad
+ * data: its code says so (json_error_code, jansson 2.14), or it left
+ * the error as it starts, line -1 and no text, which only an internal
+ * allocation that failed does.  Every other code (syntax, UTF-8, a
+ * duplicate key, a number out of range, a NUL) is the data's fault.
+ */
+static int
+parse_out_of_memory(const json_error_t *err)
+{
+#if JANSSON_VERSION_HEX >= 0x020e00
+	if (json_error_code(err) == json_error_out_of_memory)
+		return 1;
+#endif
+	return err->line == -1 && err->text[0] == '\0';
+}
+
+/*
+ * valid_after_all: jansson's lexer reports a string it could not
+ * allocate as a syntax error ("string or '}' expected"); when jscan,
+ * which builds nothing, accepts the whole text as jansson would, the
+ * failure was memory, not the data.
+ */
+static int
+valid_after_all(const char *buf, size_t len)
+{
+	const char *p;
+
+	return scanned_whole(buf, len, &p) > 0;
 }
 
 json_t *
@@ -181,7 +228,11 @@ load_json_quiet(const char *buf, size_t len)
 		return v;
 	if (depth_exceeded(buf, len) < len)
 		return NULL;
-	return json_loadb(buf, len, JSON_REJECT_DUPLICATES, &err);
+	v = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &err);
+	if (v == NULL && (parse_out_of_memory(&err) || valid_after_all(buf,
+	    len)))
+		diag_fatal(EXIT_OSERR, "out of memory");
+	return v;
 }
 
 static int
@@ -193,6 +244,11 @@ json_parse(const char *name, const char *buf, size_t len, json_t **out)
 	if (deep < len)
 		return depth_error(name, buf, deep);
 	*out = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &err);
+	if (*out == NULL && (parse_out_of_memory(&err) ||
+	    valid_after_all(buf, len))) {
+		diag_error(name, "out of memory while parsing");
+		return EXIT_OSERR;
+	}
 	if (*out == NULL) {
 		/* jansson names its flag; the reader needs the rule */
 		diag_at(name, (long)err.line, (long)err.column, "%s",

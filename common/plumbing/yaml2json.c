@@ -227,6 +227,23 @@ tagged_scalar(struct builder *b, const yaml_event_t *ev, const char *tag,
 	return NULL;
 }
 
+/*
+ * scalar_failed: jansson made no string of s: bad UTF-8, or no memory.
+ * The same bytes without the UTF-8 check tell which: made, they were
+ * bad (65); not made either, memory ran out (71, as xalloc.h says).
+ */
+static int
+scalar_failed(struct builder *b, const yaml_event_t *ev, const char *s,
+    size_t len)
+{
+	json_t *probe = json_stringn_nocheck(s, len);
+
+	if (probe == NULL)
+		diag_fatal(EXIT_OSERR, "out of memory");
+	json_decref(probe);
+	return fail(b, &ev->start_mark, "invalid UTF-8 in scalar");
+}
+
 static json_t *
 make_scalar(struct builder *b, const yaml_event_t *ev, int *err)
 {
@@ -246,7 +263,7 @@ make_scalar(struct builder *b, const yaml_event_t *ev, int *err)
 	else
 		v = plain_scalar(b, ev, s, len, err);
 	if (v == NULL && *err == 0)
-		*err = fail(b, &ev->start_mark, "invalid UTF-8 in scalar");
+		*err = scalar_failed(b, ev, s, len);
 	return v;
 }
 

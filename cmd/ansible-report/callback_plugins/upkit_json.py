@@ -15,10 +15,17 @@
 # host's result holds "unreachable": true.  Under a strategy that does
 # not run tasks in lockstep ("free"), every host's run of a task is a
 # task entry of its own, so a task id may repeat.
+#
+# With UPKIT_ANSIBLE_JOURNAL set, each step's end is also appended to
+# that file as it happens, a JSON line {"name", "host", "outcome"}
+# (ok, failed, skipped or unreachable), flushed and fsynced before
+# Ansible goes on: the record that survives a kill of the run, from
+# which a run again skips what finished (ansible-plan --replay).
 from __future__ import annotations
 
 import datetime
 import json
+import os
 
 from ansible.parsing.ajson import AnsibleJSONEncoder
 from ansible.plugins.callback import CallbackBase
@@ -48,6 +55,26 @@ class CallbackModule(CallbackBase):
         self.plays = []
         self.lockstep = True
         self.running = {}       # (host, task uuid) -> task entry
+        path = os.environ.get('UPKIT_ANSIBLE_JOURNAL')
+        self.journal = open(path, 'a', encoding='utf-8') if path else None
+        if self.journal is not None:
+            # the file's name must survive a crash too
+            folder = os.open(os.path.dirname(os.path.abspath(path)),
+                             os.O_RDONLY)
+            try:
+                os.fsync(folder)
+            finally:
+                os.close(folder)
+
+    def _journal(self, host, task, outcome):
+        if self.journal is None:
+            return
+        self.journal.write(json.dumps({'name': task.get_name(),
+                                       'host': host,
+                                       'outcome': outcome},
+                                      sort_keys=True) + '\n')
+        self.journal.flush()
+        os.fsync(self.journal.fileno())
 
     def _entry(self, task):
         return {'task': {'name': task.get_name(), 'id': str(task._uuid),
@@ -89,15 +116,19 @@ class CallbackModule(CallbackBase):
 
     def v2_runner_on_ok(self, result, **kwargs):
         self._record(result, {})
+        self._journal(result._host.get_name(), result._task, 'ok')
 
     def v2_runner_on_failed(self, result, ignore_errors=False):
         self._record(result, {'failed': True})
+        self._journal(result._host.get_name(), result._task, 'failed')
 
     def v2_runner_on_skipped(self, result):
         self._record(result, {'skipped': True})
+        self._journal(result._host.get_name(), result._task, 'skipped')
 
     def v2_runner_on_unreachable(self, result):
         self._record(result, {})
+        self._journal(result._host.get_name(), result._task, 'unreachable')
 
     def v2_playbook_on_stats(self, stats):
         summary = {h: stats.summarize(h) for h in sorted(stats.processed)}

@@ -29,6 +29,7 @@ for tool in $(tools); do
 			set --
 			while IFS= read -r a || [ -n "$a" ]; do set -- "$@" "$a"; done
 			input=/dev/null; [ -f stdin ] && input=stdin
+			# shellcheck disable=SC3045 # dash and bash both have ulimit -v
 			ulimit -v "$kb"
 			exec "$UPKIT_BIN/$tool" "$@" <"$input"
 		} <args) >/dev/null 2>"$T/err"

@@ -109,6 +109,10 @@ struct bs {
 	int guard_idle;		/* keep exact reservation + F of them */
 };
 
+/* plan.c: held_out: v's resource is kept out of service by its operator
+ * (a disabled nova-compute): no plan brings it back into service. */
+int held_out(const struct bs *b, size_t v);
+
 /* consolidate.c */
 void consolidate(struct bs *b);
 int evacuate(struct bs *b, const size_t *hosts, size_t n);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bs.h"
+#include "migrate.h"
 #include "sla.h"
 #include "xalloc.h"
 
@@ -25,6 +26,35 @@ struct take {
 	long vms;
 	int cls;	/* 0 no compute host, 1 none in use, 2 some in use */
 };
+
+/*
+ * queued_evacuation: with nova's max_concurrent_live_migrations c
+ * (sysconf.h), the VMs of a host the group takes out leave it c at a
+ * time: ceil(load / c) migrations in a row out of its busiest host,
+ * which the batch is out of service for too.  0 without the limit:
+ * every move runs at once (section V).
+ */
+static long
+queued_evacuation(const struct bs *b, size_t g)
+{
+	const struct cg_group *grp = &b->in.cg.groups[g];
+	long c = b->in.sc.live_per_host, rounds, worst = 0;
+	struct hv_product hv;
+	size_t m, h;
+
+	for (m = 0; c > 0 && m < grp->nmembers; m++) {
+		if ((h = b->res_of[grp->members[m]]) == NONE ||
+		    (h = b->cl.host_of[h]) == CLOUD_NONE || b->cl.load[h] <= 1)
+			continue;
+		cloud_hv_product(&b->cl, &b->in.cat, h, &hv.name, &hv.version);
+		rounds = (b->cl.load[h] + c - 1) / c;
+		/* section V counts no migration time: only the queue's wait */
+		if ((rounds - 1) * migration_duration(&b->in.cat, hv) > worst)
+			worst = (rounds - 1) * migration_duration(&b->in.cat,
+			    hv);
+	}
+	return worst;
+}
 
 long
 group_duration(const struct bs *b, size_t g)
@@ -47,7 +77,7 @@ group_duration(const struct bs *b, size_t g)
 			t += act->duration + act->undo_duration;
 		}
 	}
-	return t;
+	return t + queued_evacuation(b, g);
 }
 
 /* old_hosts_not_in_use: old hosts in service without VMs. */
@@ -158,9 +188,14 @@ affected_hosts(const struct bs *b, size_t g, struct take *t)
 	const size_t *in;
 	size_t m, n, i, h;
 
-	if (grp->deactivated)
-		return;		/* already out of service */
-	for (m = 0; m < grp->nmembers; m++) {
+	if (grp->deactivated) {
+		/* already out of service; but a host its operator disabled
+		 * still runs its VMs, which leave before its upgrade */
+		for (m = 0; m < grp->nmembers; m++)
+			if ((h = compute_host(b, grp->members[m])) != NONE &&
+			    held_out(b, grp->members[m]) && b->cl.load[h] > 0)
+				add_host(t, h);
+	} else for (m = 0; m < grp->nmembers; m++) {
 		if ((h = compute_host(b, grp->members[m])) != NONE &&
 		    b->cl.usable[h])
 			add_host(t, h);

@@ -99,6 +99,13 @@ product_action(const struct bs *b, const char *name, const json_t *version,
 	    &p->actions[what] : NULL;
 }
 
+int
+held_out(const struct bs *b, size_t v)
+{
+	return b->res_of[v] != NONE &&
+	    b->in.sc.resources[b->res_of[v]].disabled;
+}
+
 /* service_step: a deactivate or activate action of product name on v,
  * undone by the opposite one. */
 static json_t *
@@ -149,6 +156,10 @@ service_actions(const struct bs *b, size_t v, enum cat_action what,
 	const char *name;
 	long t = 0;
 
+	if (what == CAT_ACTIVATE && held_out(b, v)) {
+		json_decref(prods);
+		return 0;
+	}
 	json_object_foreach(prods, name, ver) {
 		if ((d = product_action(b, name, ver, what)) == NULL)
 			continue;
@@ -198,6 +209,20 @@ arrives(const struct bs *b, size_t g)
 	return any;
 }
 
+/* all_held_out: every member of g is kept out of service by its
+ * operator. */
+static int
+all_held_out(const struct bs *b, size_t g)
+{
+	const struct cg_group *grp = &b->in.cg.groups[g];
+	size_t m;
+
+	for (m = 0; m < grp->nmembers; m++)
+		if (!held_out(b, grp->members[m]))
+			return 0;
+	return 1;
+}
+
 /* manual_step: for a split-mode partition whose products have no
  * (de)activation command, the operator's step keeps one version
  * active; and a group left deactivated (an undone upgrade, say) is
@@ -212,6 +237,7 @@ manual_step(const struct bs *b, size_t g, enum cat_action what,
 	json_t *a;
 
 	if (json_array_size(list) > 0 ||
+	    (what == CAT_ACTIVATE && all_held_out(b, g)) ||
 	    (b->split_unit[b->in.cg.groups[g].members[0]] == NONE &&
 	    !b->waiting[g] && !b->paired[g] &&
 	    !(what == CAT_ACTIVATE && b->in.cg.groups[g].deactivated &&
@@ -270,7 +296,7 @@ member_steps(const struct bs *b, size_t g, const char *phase, json_t *list)
 		size_t v = grp->members[m];
 		int covered = 0;
 
-		if (b->in.rg.v[v].mod == MOD_REMOVE ||
+		if (b->in.rg.v[v].mod == MOD_REMOVE || held_out(b, v) ||
 		    b->in.rg.v[v].mod == MOD_ADD || (!b->in.rg.v[v].deactivated &&
 		    (grp->deactivated || !has_service_action(b, v, CAT_DEACTIVATE))))
 			continue;

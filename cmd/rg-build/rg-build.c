@@ -180,16 +180,19 @@ plan(struct rgb *b)
 }
 
 /*
- * waited_for: a vertex is deactivated, and nothing grouped with it
- * through containment or composition, either way, is failed or
- * isolated: the upgrade waits for it to come back into service
- * (progress.h).  gone[] marks the vertices out of play.
+ * waited_for: a vertex is deactivated, its operator has not disabled it
+ * (a disabled resource stays out of service by choice), and nothing
+ * grouped with it through containment or composition, either way, is
+ * failed or isolated: the upgrade waits for it to come back into
+ * service (progress.h).  gone[] marks the vertices out of play.
  */
 static int
-waited_for(const struct rgraph *g)
+waited_for(const struct rgb *b)
 {
+	const struct rgraph *g = &b->out;
 	char *gone = xcalloc(g->nv ? g->nv : 1, 1);
 	size_t i, x, y;
+	long r;
 	int more = 1, waiting = 0;
 
 	for (i = 0; i < g->nv; i++)
@@ -205,8 +208,11 @@ waited_for(const struct rgraph *g)
 				more = gone[x] = gone[y] = 1;
 		}
 	}
-	for (i = 0; i < g->nv && !waiting; i++)
-		waiting = g->v[i].deactivated && !gone[i];
+	for (i = 0; i < g->nv && !waiting; i++) {
+		r = idmap_find(&b->sc.resource_ids, g->v[i].id);
+		waiting = g->v[i].deactivated && !gone[i] &&
+		    !(r >= 0 && b->sc.resources[r].disabled);
+	}
 	free(gone);
 	return waiting;
 }
@@ -222,7 +228,7 @@ write_progress(const struct rgb *b)
 	int status;
 
 	status = answer_file_write(b->opt->progress_file,
-	    state_progress_of(b->doc, iteration, waited_for(&b->out)), NULL);
+	    state_progress_of(b->doc, iteration, waited_for(b)), NULL);
 	json_decref(iteration);
 	return status;
 }

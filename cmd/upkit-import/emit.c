@@ -208,6 +208,8 @@ host_resource(struct build *b, const char *id, const json_t *roles)
 
 	if (status != NULL)
 		json_object_set_new(r, "status", json_string(status));
+	if (status != NULL && host_disabled(b->im, id))
+		json_object_set_new(r, "disabled", json_true());
 	if (ip != NULL && *ip != '\0')
 		json_object_set_new(r, "address", json_string(ip));
 	if (json_object_get(b->im->hosts, id) != NULL)
@@ -249,6 +251,7 @@ add_hypervisor(struct build *b, const char *id)
 	json_t *t = json_object_get(types, type);
 	const char *product, *version;
 	char hv[512];
+	json_t *r;
 
 	access_enter_key(b->a, "hypervisor_types");
 	if (t == NULL)
@@ -262,8 +265,13 @@ add_hypervisor(struct build *b, const char *id)
 	access_leave(b->a);
 	access_leave(b->a);
 	snprintf(hv, sizeof hv, "%s-hv", id);
-	json_array_append_new(b->resources, json_pack("{s:s,s:s,s:{s:s}}",
-	    "id", hv, "kind", "hypervisor", "products", product, version));
+	r = json_pack("{s:s,s:s,s:{s:s}}", "id", hv, "kind", "hypervisor",
+	    "products", product, version);
+	if (host_disabled(b->im, id)) {
+		json_object_set_new(r, "status", json_string("deactivated"));
+		json_object_set_new(r, "disabled", json_true());
+	}
+	json_array_append_new(b->resources, r);
 	add_dep(b, "contained", hv, id);
 	return 0;
 }
@@ -406,6 +414,7 @@ build_system(struct import *im, struct access *a, json_t **out)
 	struct build b = { im, a, json_array(), json_array(), json_array(),
 		json_object(), json_object(), json_object(), json_object() };
 	int r = build_parts(&b);
+	json_t *live;
 
 	if (r == 0) {
 		*out = json_pack("{s:i,s:O,s:O,s:O,s:O}", "version", 1,
@@ -416,6 +425,11 @@ build_system(struct import *im, struct access *a, json_t **out)
 		    "migrate_across_zones")))
 			json_object_set_new(*out, "migrate_across_zones",
 			    json_true());
+		/* nova-compute's max_concurrent_live_migrations, default 1 */
+		live = json_object_get(im->site,
+		    "max_concurrent_live_migrations");
+		json_object_set_new(*out, "max_concurrent_live_migrations",
+		    live ? json_incref(live) : json_integer(1));
 	}
 	json_decref(b.resources);
 	json_decref(b.deps);

@@ -60,6 +60,9 @@ int read_services(struct import *im, struct access *a, const json_t *list);
 /* host_service_status: "failed", "deactivated" or NULL, as services.c
  * and the hypervisor list say for host id (warned once). */
 const char *host_service_status(struct import *im, const char *id);
+/* host_disabled: compute host id's service was disabled by its operator
+ * (not by upkit's own "upkit:" reason): no plan enables it again. */
+int host_disabled(struct import *im, const char *id);
 
 /* hosts.c */
 int read_hypervisors(struct import *im, struct access *a, const json_t *list);

@@ -4,7 +4,8 @@
  * gives the Host column: the hypervisor hostname from client 6.1, the
  * service host before; either leads to the host (hosts.c).  The list
  * has a Project ID column only when asked for with -c; without it a
- * server's project is its server group's.  A server keeps its Status
+ * server's project is its server group's, and a server in no group is
+ * refused: its project, and so the SLA it is moved under, is unknown.  A server keeps its Status
  * (ACTIVE, SHUTOFF, ...: nova live-migrates only ACTIVE and PAUSED
  * ones) and its Availability Zone, both columns of --long.
  */
@@ -57,12 +58,10 @@ add_server(struct import *im, struct access *a, const json_t *row)
 		    "left out", id, host);
 		return 0;
 	}
-	if ((project = project_of(im, row, id)) == NULL) {
-		import_access_warn(im, a, "servers without a project",
-		    "server \"%s\" has no Project ID column and no server "
-		    "group; put in project \"unknown\"", id);
-		project = "unknown";
-	}
+	if ((project = project_of(im, row, id)) == NULL)
+		return access_fail(a, "server \"%s\" has no \"Project ID\" "
+		    "and no server group: no project's SLA can apply to it "
+		    "(list the servers with -c 'Project ID')", id);
 	group = json_object_get(im->member_of, id);
 	vm = json_pack("{s:s,s:s,s:O}", "host", hid, "project", project,
 	    "group", group ? group : json_null());

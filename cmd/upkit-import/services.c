@@ -12,11 +12,14 @@
  * nova schedules nothing to a disabled service, and a service that is
  * down or forced down runs nothing: such a host is out of service, as
  * the hypervisor list's State and Status say too when it has them.
- * It is written failed, which in seed 000 (III.A) means that no plan
- * takes any action on it: a deactivated host would be enabled again by
- * the activation that ends its upgrade, undoing the operator's disable.
- * The loop's outcome lists it, to upgrade by hand or import again once
- * it is enabled.
+ * A down host is written failed: in seed 000 (III.A) no plan takes an
+ * action on it, and the loop takes it up again once it is back.  A
+ * disabled one is deactivated: it is upgraded like the others, its
+ * VMs counted where they are and none sent to it.  Unless the reason
+ * its service was disabled with starts with "upkit:" (what upkit's own
+ * catalogs give --disable-reason, so that a refresh in the middle of
+ * an upgrade knows its own work), the operator disabled it: host and
+ * hypervisor are also "disabled", and no plan enables it again.
  */
 #include <string.h>
 
@@ -117,17 +120,32 @@ host_service_status(struct import *im, const char *id)
 	if (json_is_true(json_object_get(h, "service_disabled"))) {
 		reason = json_string_value(json_object_get(h,
 		    "disabled_reason"));
+		if (!host_disabled(im, id))
+			return "deactivated";
 		import_warn(im, svc, ".", "hosts disabled", "nova-compute of "
-		    "\"%s\" is disabled%s%s%s: host %s taken as failed, left "
-		    "alone", name, reason ? " (\"" : "", reason ? reason : "",
-		    reason ? "\")" : "", id);
-		return "failed";
+		    "\"%s\" is disabled%s%s%s: host %s upgraded out of "
+		    "service and left disabled", name, reason ? " (\"" : "",
+		    reason ? reason : "", reason ? "\")" : "", id);
+		return "deactivated";
 	}
 	if (status != NULL && strcmp(status, "disabled") == 0) {
 		import_warn(im, im->files.hypervisors, ".", "hosts disabled",
-		    "hypervisor \"%s\" is disabled: host %s taken as failed, "
-		    "left alone", name, id);
-		return "failed";
+		    "hypervisor \"%s\" is disabled: host %s upgraded out of "
+		    "service and left disabled", name, id);
+		return "deactivated";
 	}
 	return NULL;
+}
+
+int
+host_disabled(struct import *im, const char *id)
+{
+	const json_t *h = json_object_get(im->hosts, id);
+	const char *status = json_string_value(json_object_get(h, "status"));
+	const char *reason = json_string_value(json_object_get(h,
+	    "disabled_reason"));
+
+	if (json_is_true(json_object_get(h, "service_disabled")))
+		return reason == NULL || strncmp(reason, "upkit:", 6) != 0;
+	return status != NULL && strcmp(status, "disabled") == 0;
 }

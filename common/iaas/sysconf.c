@@ -120,10 +120,10 @@ load_resource(struct access *a, const json_t *obj, struct sysconf *sc,
 {
 	static const char *const known[] = { "id", "kind", "roles", "status",
 		"capacity", "min_sponsors", "products", "address", "zone",
-		"service_host", NULL };
+		"service_host", "disabled", NULL };
 	json_int_t capacity = sc->host_capacity, min_sponsors = 0;
 	json_t *products = NULL;
-	int kind, status = STATUS_ACTIVE;
+	int kind, status = STATUS_ACTIVE, disabled = 0;
 	long i;
 
 	if (acc_as_object(a, obj) < 0 || acc_check_keys(a, obj, known) < 0 ||
@@ -132,6 +132,7 @@ load_resource(struct access *a, const json_t *obj, struct sysconf *sc,
 	    &kind) < 0 ||
 	    acc_get_enum(a, obj, "status", ACC_OPTIONAL, activation_names,
 	    &status) < 0 ||
+	    acc_get_bool(a, obj, "disabled", ACC_OPTIONAL, &disabled) < 0 ||
 	    acc_get_int_range(a, obj, "capacity", ACC_OPTIONAL, 0, 1000000,
 	    &capacity) < 0 ||
 	    acc_get_int_range(a, obj, "min_sponsors", ACC_OPTIONAL, 0,
@@ -142,8 +143,16 @@ load_resource(struct access *a, const json_t *obj, struct sysconf *sc,
 	    load_roles(a, obj, &res->roles) < 0 ||
 	    load_products(a, obj, &products) < 0)
 		return -1;
+	/* disabled: out of service by its operator's choice (nova: the
+	 * compute service is disabled); upgraded like the others, never
+	 * brought back into service by a plan */
+	if (disabled && status == STATUS_ACTIVE)
+		return access_fail_at(a, "disabled", "a disabled resource is "
+		    "out of service: give \"status\": \"deactivated\" (or "
+		    "\"failed\")");
 	res->kind = (enum resource_kind)kind;
 	res->status = (enum activation)status;
+	res->disabled = disabled;
 	res->capacity = (res->roles & ROLE_COMPUTE) ? (long)capacity : 0;
 	res->min_sponsors = (long)min_sponsors;
 	if ((i = idmap_add(&sc->resource_ids, res->id)) < 0)
@@ -515,8 +524,8 @@ load_sections(struct access *a, const json_t *section, struct sysconf *sc)
 {
 	static const char *const known[] = { "version", "host_capacity",
 		"resources", "dependencies", "tenants", "migrate_across_zones",
-		NULL };
-	json_int_t k = 1;
+		"max_concurrent_live_migrations", NULL };
+	json_int_t k = 1, live = 0;
 	int across = 0;
 
 	if (acc_as_object(a, section) < 0 ||
@@ -524,10 +533,13 @@ load_sections(struct access *a, const json_t *section, struct sysconf *sc)
 	    acc_get_int_range(a, section, "host_capacity", ACC_OPTIONAL, 0,
 	    1000000, &k) < 0 ||
 	    acc_get_bool(a, section, "migrate_across_zones", ACC_OPTIONAL,
-	    &across) < 0)
+	    &across) < 0 ||
+	    acc_get_int_range(a, section, "max_concurrent_live_migrations",
+	    ACC_OPTIONAL, 1, 1000, &live) < 0)
 		return -1;
 	sc->host_capacity = (long)k;
 	sc->across_zones = across;
+	sc->live_per_host = (long)live;
 	if (load_resources(a, section, sc) < 0 ||
 	    load_dependencies(a, section, sc) < 0 ||
 	    load_tenants(a, section, sc) < 0)

@@ -54,6 +54,7 @@ struct resource {
 	enum resource_kind kind;
 	unsigned roles;			/* enum role bits */
 	enum activation status;
+	int disabled;			/* its operator keeps it out of service */
 	long capacity;			/* K: VMs it can host (compute hosts) */
 	long min_sponsors;		/* aggregates: sponsors needed, else 0 */
 	json_t *products;		/* product name -> version string */
@@ -89,6 +90,8 @@ struct tenant {
 struct sysconf {
 	long host_capacity;		/* the default K */
 	int across_zones;		/* migrate_across_zones */
+	long live_per_host;		/* max_concurrent_live_migrations
+					 * out of one host, 0: no limit */
 	struct resource *resources;
 	size_t nresources, resources_cap;
 	struct dependency *deps;

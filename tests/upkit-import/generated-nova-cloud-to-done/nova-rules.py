@@ -4,8 +4,10 @@ directory DIR of scripts/upgrade-loop: a move to a host out of service
 (disabled, down, forced down), across availability zones, of a server
 nova cannot live-migrate (neither ACTIVE nor PAUSED), or whose argv
 names a host by its id where nova knows it by another service host;
-and any openstack command (an API call) that does not run on the
-control node (run_on: control).
+any openstack command (an API call) that does not run on the control
+node (run_on: control); an API call that enables the service of a host
+its operator disabled; and, after the last iteration, a server nova
+could live-migrate still on such a host once it is upgraded.
 Prints a count per rule and each breach; exit 1 when there is one."""
 import glob
 import json
@@ -21,11 +23,29 @@ def actions(sched):
             yield from g.get('actions', [])
 
 
+def last_upgraded_disabled(top, count, bad):
+    reports = sorted(glob.glob(os.path.join(top, 'iter-*', '5-report.json')),
+                     key=lambda p: int(p.split('iter-')[1].split('/')[0]))
+    with open(reports[-1]) as f:
+        system = json.load(f)['system']
+    res = {r['id']: r for r in system['resources']}
+    for t in system['tenants']:
+        for vm in t['vms']:
+            h = res.get(vm['host'], {})
+            hv = res.get(vm['host'] + '-hv', {})
+            if h.get('disabled') and vm.get('status') in LIVE and \
+                    hv.get('products', {}).get('qemu') == '8.2':
+                count['live-on-upgraded-disabled'] += 1
+                bad.append(f'{vm["id"]} runs on {h["id"]}, upgraded')
+
+
 def main(top):
     count = {'moves': 0, 'to-out-of-service': 0, 'across-zones': 0,
              'not-live': 0, 'argv-not-service-host': 0, 'api-calls': 0,
-             'api-call-not-on-control-node': 0}
+             'api-call-not-on-control-node': 0, 'enables-disabled': 0,
+             'live-on-upgraded-disabled': 0}
     bad = []
+    held = set()
     for it in sorted(glob.glob(os.path.join(top, 'iter-*')),
                      key=lambda p: int(p.rsplit('-', 1)[1])):
         path = os.path.join(it, '4-migrations.json')
@@ -35,6 +55,8 @@ def main(top):
             doc = json.load(f)
         system = doc['system']
         res = {r['id']: r for r in system['resources']}
+        held |= {r.get('service_host', r['id']) for r in res.values()
+                 if r.get('disabled') and r['kind'] == 'host'}
         vms = {vm['id']: vm for t in system['tenants'] for vm in t['vms']}
         scheds = [doc['schedule']] + [
             s['schedule'] for s in
@@ -48,6 +70,10 @@ def main(top):
                     if (s.get('argv') or [''])[0] != 'openstack':
                         continue
                     count['api-calls'] += 1
+                    if '--enable' in s['argv'] and held & set(s['argv']):
+                        count['enables-disabled'] += 1
+                        bad.append(f'{os.path.basename(it)}: {s["id"]} '
+                                   f'enables {held & set(s["argv"])}')
                     if s.get('run_on') != 'control':
                         count['api-call-not-on-control-node'] += 1
                         bad.append(f'{os.path.basename(it)}: {s["id"]} '
@@ -72,6 +98,7 @@ def main(top):
                                              dst['id'] in a['argv']):
                     count['argv-not-service-host'] += 1
                     bad.append(f'{where}: argv {a["argv"]} for {name}')
+    last_upgraded_disabled(top, count, bad)
     print(' '.join(f'{k}={v}' for k, v in count.items()))
     for b in bad:
         print(b)

@@ -10,7 +10,8 @@
 
 static const char *const top_keys[] = { "version", "host_capacity",
 	"capacity", "host_products", "hypervisor_types", "storage", "network",
-	"sla", "migrate_across_zones", NULL };
+	"sla", "migrate_across_zones", "max_concurrent_live_migrations",
+	NULL };
 static const char *const storage_keys[] = { "id", "products",
 	"min_sponsors", "hosts", "serves", NULL };
 static const char *const network_keys[] = { "id", "kind", "products",
@@ -121,6 +122,8 @@ check_site(struct import *im, struct access *a)
 	    acc_get_object(a, site, "hypervisor_types", ACC_REQUIRED, &o) < 0 ||
 	    acc_get_bool(a, site, "migrate_across_zones", ACC_OPTIONAL,
 	    &across) < 0 ||
+	    acc_get_int_range(a, site, "max_concurrent_live_migrations",
+	    ACC_OPTIONAL, 1, 1000, &n) < 0 ||
 	    acc_each_element(a, site, "storage", ACC_OPTIONAL, storage_entry,
 	    NULL) < 0 ||
 	    acc_each_element(a, site, "network", ACC_OPTIONAL, network_entry,

@@ -243,6 +243,12 @@ run_action(struct group_run *g, const json_t *a)
 		    RESULT_NOT_RUN);
 		return;
 	}
+	if (world_is(a, "op", "migrate")) {
+		start = g->t = live_queue_start(&s->live, world_str(a, "source"),
+		    g->t);
+		live_queue_end(&s->live, world_str(a, "source"),
+		    g->t + duration_of(a));
+	}
 	g->t += duration_of(a);
 	host_outage(s, a, start, g->t);
 	if (sim_draw_failure(s, world_str(a, "id")) || refused(s, a)) {

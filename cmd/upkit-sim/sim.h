@@ -73,6 +73,20 @@ ms_t slots_first_free(const struct slots *s);
 /* slots_reuse: that slot now frees at free_at. */
 void slots_reuse(struct slots *s, ms_t free_at);
 
+/* live_queue.c: at most per_host live migrations out of a host at once
+ * (nova's max_concurrent_live_migrations); per_host 0: no limit. */
+struct live_queue {
+	long per_host;
+	struct idmap hosts;		/* source host ids, copied */
+	struct slots *slots;		/* by index in hosts */
+};
+void live_queue_init(struct live_queue *q, long per_host);
+void live_queue_free(struct live_queue *q);
+/* live_queue_start: when a migration out of host ready at ready starts. */
+ms_t live_queue_start(struct live_queue *q, const char *host, ms_t ready);
+/* live_queue_end: that migration ends at end, freeing its slot. */
+void live_queue_end(struct live_queue *q, const char *host, ms_t end);
+
 /* parse_seconds: "41", "0.23" -> milliseconds; 0 or -1. */
 int parse_seconds(const char *s, ms_t *out);
 
@@ -188,6 +202,7 @@ struct sim {
 	unsigned char *timeline_done;	/* by event: applied already */
 	json_t *prev_totals;		/* the previous report's totals */
 	struct outages outages;
+	struct live_queue live;		/* migrations out of each host */
 };
 
 /* effects.c: what an action does to the world, and how to revert it. */

@@ -172,6 +172,8 @@ setup(struct sim *s, struct access *a, json_t *doc)
 	}
 	if (r < 0 || world_init(&s->world, world_system(doc, sys)) < 0)
 		return EXIT_DATAERR;
+	live_queue_init(&s->live, (long)json_integer_value(json_object_get(
+	    s->world.system, "max_concurrent_live_migrations")));
 	s->doc = doc;
 	s->catalog = json_object_get(doc, "catalog");
 	s->iteration = iteration_of(doc);
@@ -203,6 +205,7 @@ static void
 sim_free(struct sim *s)
 {
 	world_free(&s->world);
+	live_queue_free(&s->live);
 	outages_free(&s->outages);
 	json_decref(s->rg_actions);
 	sched_list_free(&s->scheds);

@@ -16,9 +16,9 @@
 # PNG of the window's size in which the upgrades' blue and the
 # failures' red are drawn.  A system whose host and tenant names hold
 # <, &, quotes and "</svg>" gives the same elements, the names as text;
-# a report broken in the third iteration gives 65 and no output.  About
-# a minute on a quiet machine (four of seven while three others ran
-# their tests); plain build only.
+# a report broken in the third iteration gives 65 and no output.  It
+# took 4 to 5 minutes on this 2-core machine at a load of 14 to 17,
+# most of it Ansible's; plain build only.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 if [ -n "${UPKIT_SANITIZE:-}" ]; then

@@ -79,6 +79,7 @@ write_outcome(const struct picture *pic, FILE *out)
 	    "outcome"));
 	const char *reason = json_string_value(json_object_get(pic->summary,
 	    "reason"));
+	size_t ran, i;
 
 	fputs("<p class=\"outcome\" id=\"outcome\">Outcome: <b>", out);
 	html_text(out, outcome != NULL ? outcome : "not over");
@@ -89,11 +90,15 @@ write_outcome(const struct picture *pic, FILE *out)
 	} else if (outcome == NULL) {
 		fputs(" (no summary.json: the loop has not ended)", out);
 	}
-	fprintf(out, ".</p>\n<p>%zu iteration%s, %zu lane%s (hosts, "
-	    "switches, routers, storage), %zu tenant%s.  ", pic->niterations,
-	    pic->niterations == 1 ? "" : "s", pic->lanes.count,
-	    pic->lanes.count == 1 ? "" : "s", pic->tenants.count,
-	    pic->tenants.count == 1 ? "" : "s");
+	for (ran = 0, i = 0; i < pic->niterations; i++)
+		ran += pic->iterations[i].ran;
+	fprintf(out, ".</p>\n<p>%zu iteration%s ran", ran, ran == 1 ? "" : "s");
+	if (ran < pic->niterations)
+		fprintf(out, ", %zu more %s planned", pic->niterations - ran,
+		    pic->niterations - ran == 1 ? "was" : "were");
+	fprintf(out, "; %zu lane%s (hosts, switches, routers, storage), %zu "
+	    "tenant%s.  ", pic->lanes.count, pic->lanes.count == 1 ? "" : "s",
+	    pic->tenants.count, pic->tenants.count == 1 ? "" : "s");
 	if (pic->any_measured)
 		fputs("Times are upkit-sim's, on its simulated clock from the "
 		    "upgrade's start.", out);

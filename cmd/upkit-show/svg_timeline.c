@@ -6,6 +6,7 @@
  * the tenants' charts share.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "picture.h"
 #include "xalloc.h"
@@ -237,7 +238,9 @@ svg_legend(FILE *out)
 
 	fputs("<svg class=\"legend\" xmlns=\"http://www.w3.org/2000/svg\" "
 	    "width=\"1200\" height=\"18\" viewBox=\"0 0 1200 18\">", out);
-	for (i = 0; i < sizeof keys / sizeof keys[0]; i++, x += 112)
+	/* each key as wide as its words, at about 6 pixels a letter */
+	for (i = 0; i < sizeof keys / sizeof keys[0];
+	    x += 36 + 6 * (int)strlen(keys[i][1]), i++)
 		fprintf(out, "<rect class=\"%s\" x=\"%d\" y=\"4\" width=\"14\" "
 		    "height=\"10\"/><text x=\"%d\" y=\"13\">%s</text>", keys[i][0],
 		    x, x + 18, keys[i][1]);

@@ -46,6 +46,8 @@ int each_sub_schedule(struct show *s, sched_fn fn, void *ctx);
 
 /* waits.c: the groups left out of the batch, grouped by rule. */
 int show_waits(struct show *s);
+int waits_by_rule(struct access *a, const json_t *batch, json_t *by_rule);
+const char *rule_words(const char *rule);
 
 /* describe.c: what an action does, in words. */
 int describe_action(struct show *s, const json_t *act, FILE *fp);

@@ -3,7 +3,9 @@
  * numbered list of operations in the style of a dry run (what goes out
  * of service in which stage and why that is safe, which VMs move where,
  * what waits and why, grouped by rule), or with --dot the schedules as
- * a Graphviz graph with the stages as clusters.
+ * a Graphviz graph with the stages as clusters; or, with --html, the
+ * whole upgrade of a state directory of upgrade-loop as one HTML page
+ * (picture.h).
  */
 #include <argp.h>
 #include <string.h>
@@ -12,25 +14,34 @@
 #include "exitcodes.h"
 #include "load.h"
 #include "output.h"
+#include "picture.h"
 #include "show.h"
 #include "state.h"
 
 struct options {
-	const char *file;
+	const char *file;	/* with html, the state directory */
 	int dot;
+	int html;
 };
+
+enum { OPT_HTML = 0x100 };
 
 static const char usage_doc[] =
     "Show one iteration of an upkit state document (after batch-select, "
     "vm-migrate-plan or an actuator) as a numbered list of operations, "
-    "or as a Graphviz graph of its schedules.\vWith no FILE, or when FILE "
-    "is -, read standard input.  Exit status: 0 shown, 64 usage, "
-    "65 invalid input, 66 cannot open, "
+    "or as a Graphviz graph of its schedules; with --html, the whole "
+    "upgrade in the state directory DIR of upgrade-loop as one HTML page."
+    "\vWith no FILE, or when FILE is -, read standard input.  Exit status: "
+    "0 shown, 64 usage, 65 invalid input, 66 cannot open, "
     "71 out of memory, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
 	{ "dot", 'g', 0, 0, "Write the schedules in Graphviz dot, stages "
 	  "as clusters (for dot -Tsvg)", 0 },
+	{ "html", OPT_HTML, 0, 0, "Read the state directory DIR of "
+	  "upgrade-loop and write the whole upgrade as one HTML page with "
+	  "inline SVG: a timeline with a lane per host, each tenant's VMs "
+	  "out of service, the batches and what waited", 0 },
 	{ 0 }
 };
 
@@ -43,8 +54,18 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	case 'g':
 		o->dot = 1;
 		break;
+	case OPT_HTML:
+		o->html = 1;
+		break;
 	case ARGP_KEY_ARG:
 		o->file = cli_one_input(state, o->file, arg);
+		break;
+	case ARGP_KEY_END:
+		if (o->html && o->dot)
+			argp_error(state, "--html and --dot exclude each other");
+		if (o->html && (o->file == NULL || strcmp(o->file, "-") == 0))
+			argp_error(state, "--html reads a state directory: "
+			    "give DIR");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -122,17 +143,40 @@ show(const struct options *o, const json_t *doc)
 	return status;
 }
 
+/* show_html: the state directory o->file as one HTML page. */
+static int
+show_html(const struct options *o)
+{
+	struct picture pic;
+	FILE *out;
+	int status = picture_read(&pic, o->file);
+
+	if (status == EXIT_OK) {
+		out = output_text_begin();
+		if (html_write(&pic, out) == 0) {
+			status = output_text_commit(out);
+		} else {
+			output_text_discard(out);
+			status = EXIT_OSERR;
+		}
+	}
+	picture_free(&pic);
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
-	static const struct argp argp = { option_list, parse_opt, "[FILE]",
-		usage_doc, NULL, 0, 0 };
-	struct options o = { NULL, 0 };
+	static const struct argp argp = { option_list, parse_opt,
+		"[FILE]\n--html DIR", usage_doc, NULL, 0, 0 };
+	struct options o = { NULL, 0, 0 };
 	json_t *doc;
 	int status;
 
 	cli_init(argv);
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
+	if (o.html)
+		return output_close(show_html(&o));
 	status = load_document(o.file, &doc);
 	if (status == EXIT_OK) {
 		status = show(&o, doc);

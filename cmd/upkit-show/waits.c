@@ -8,7 +8,7 @@
 #include "show.h"
 
 /* rule_words: what a rule of batch-select(1) means, for a person. */
-static const char *
+const char *
 rule_words(const char *rule)
 {
 	static const char *const words[][2] = {
@@ -63,11 +63,14 @@ add_eliminated(struct access *a, const json_t *e, size_t i, void *ctx)
 	return 0;
 }
 
-/* read_eliminated: group the entries by rule, in first-seen order. */
-static int
-read_eliminated(struct show *s, json_t *by_rule)
+/*
+ * waits_by_rule: the batch's eliminated groups into by_rule, rule ->
+ * {reason: the first one's, groups: [ids]}, rules in first-seen order.
+ */
+int
+waits_by_rule(struct access *a, const json_t *batch, json_t *by_rule)
 {
-	return acc_each_element(s->a, s->batch, "eliminated", ACC_OPTIONAL,
+	return acc_each_element(a, batch, "eliminated", ACC_OPTIONAL,
 	    add_eliminated, by_rule) < 0 ? -1 : 0;
 }
 
@@ -105,7 +108,7 @@ show_waits(struct show *s)
 	const char *rule;
 	size_t n = 0;
 
-	if (read_eliminated(s, by_rule) < 0) {
+	if (waits_by_rule(s->a, s->batch, by_rule) < 0) {
 		json_decref(by_rule);
 		return -1;
 	}

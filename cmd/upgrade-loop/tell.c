@@ -81,11 +81,10 @@ report_tally(const json_t *report, struct tally *t)
 			for (r = 0; report_result_names[r] != NULL &&
 			    strcmp(v, report_result_names[r]) != 0; r++)
 				;
-			if (strchr(key, '~') == NULL && r < TALLY_RESULTS)
+			if (strchr(key, '~') != NULL)
+				t->steps_failed += strcmp(v, "failed") == 0;
+			else if (r < TALLY_RESULTS)
 				t->actions[r]++;
-			else if (strchr(key, '~') != NULL &&
-			    strcmp(v, "failed") == 0)
-				t->steps_failed++;
 		}
 	if (json_is_string(json_object_get(report, "time")))
 		t->last_time = json_string_value(json_object_get(report,
@@ -143,8 +142,8 @@ work_left(const char *file, const json_t *results, double *all,
  * took, simulated for upkit-sim, else the actuator's wall time; -1
  * while no work is done.  An iteration's own pace swings with what it
  * holds (a batch of switches, one of storage hosts); the pace of all
- * so far does not, and in a run whose iterations do equal work in
- * equal time it is exact.
+ * so far changes less with each, and in a run whose iterations do
+ * equal work in equal time the estimate is exact.
  */
 static long
 time_left(struct loop *l, const json_t *report, const char *rg,

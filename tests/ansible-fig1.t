@@ -59,6 +59,7 @@ mkdir "$UPKIT_STUB_LOG" "$T/watch" "$T/seen.d"
 # ended: each call counts the group lines already on the loop's stderr.
 cat >"$T/watch/netplan" <<EOF
 #!/bin/sh
+# upkit-stub: the shipped stand-in, after a count of the lines so far
 grep -c 'groups)\$' "$T/loop.err" >"\$(mktemp "$T/seen.d/call.XXXXXX")"
 exec "$stubs/netplan" "\$@"
 EOF

@@ -87,7 +87,8 @@ UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 # others in scripts/ (benchmarks, campaigns, generators) need the
 # source tree.  Ansible's callback plugin goes to $(DATADIR).
 SCRIPTS := actuate-ansible advice-request refresh-openstack upkit-check
-PLUGINS := cmd/ansible-report/callback_plugins/upkit_json.py
+PLUGINS := cmd/ansible-report/callback_plugins/upkit_json.py \
+    cmd/ansible-report/callback_plugins/upkit_progress.py
 MAN1 := $(sort $(wildcard man/*.1))
 MAN5 := $(sort $(wildcard man/*.5))
 

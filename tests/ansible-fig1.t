@@ -16,8 +16,11 @@
 # the refreshed system); and no host may skip another's tasks, as each
 # play's hosts include only their own (ansible-plan --tasks-dir).  The
 # reports carry the wall clock's time: the example's request has no
-# completion period, so it works on any day (issue 37).  About 40 s;
-# plain build only.
+# completion period, so it works on any day (issue 37).  While Ansible
+# runs, actuate-ansible writes a line on stderr as each group ends, one
+# for every group of every iteration, before the playbook ends; stdout
+# stays the summary, which says what the reports say ran (issue 37).
+# About 40 s; plain build only.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 if [ -n "${UPKIT_SANITIZE:-}" ]; then
@@ -30,7 +33,7 @@ for p in ansible-playbook jq python3; do
 		exit 0
 	fi
 done
-plan 8
+plan 11
 
 fig1="$top/examples/fig1"
 stubs="$fig1/stubs"
@@ -48,10 +51,19 @@ else
 fi
 # Ansible runs a stage's hosts in parallel (forks): with a folder as
 # UPKIT_STUB_LOG, each call writes a file of its own.
-export UPKIT_STUB_LOG="$T/ran.d" PATH="$stubs:$PATH"
+export UPKIT_STUB_LOG="$T/ran.d" PATH="$T/watch:$stubs:$PATH"
 export HOME="$T/home" ANSIBLE_LOCAL_TEMP="$T/tmp" ANSIBLE_REMOTE_TEMP="$T/tmp"
 export ANSIBLE_PYTHON_INTERPRETER=auto_silent ANSIBLE_NOCOLOR=1
-mkdir "$UPKIT_STUB_LOG"
+mkdir "$UPKIT_STUB_LOG" "$T/watch" "$T/seen.d"
+# netplan runs in a host's upgrade stage, after its prerequisite stage
+# ended: each call counts the group lines already on the loop's stderr.
+cat >"$T/watch/netplan" <<EOF
+#!/bin/sh
+# upkit-stub: the shipped stand-in, after a count of the lines so far
+grep -c 'groups)\$' "$T/loop.err" >"\$(mktemp "$T/seen.d/call.XXXXXX")"
+exec "$stubs/netplan" "\$@"
+EOF
+chmod +x "$T/watch/netplan"
 
 set -- -s "$fig1/system.yaml" -k "$fig1/catalog.yaml" -r "$fig1/request.yaml"
 # The actuator is scripts/actuate-ansible, keeping each iteration's
@@ -63,7 +75,7 @@ exec "$top/scripts/actuate-ansible" -c local \
 EOF
 chmod +x "$T/actuator"
 status=0
-"$top/scripts/upgrade-loop" -q -a "$T/actuator" -d "$T/ansible" "$@" \
+"$top/scripts/upgrade-loop" -a "$T/actuator" -d "$T/ansible" "$@" \
     >"$T/loop.out" 2>"$T/loop.err" || status=$?
 outcome=$(jq -r .outcome "$T/ansible/summary.json" 2>/dev/null || echo none)
 if [ "$status" -eq 0 ] && [ "$outcome" = "done" ]; then
@@ -71,6 +83,36 @@ if [ "$status" -eq 0 ] && [ "$outcome" = "done" ]; then
 else
 	fail "the loop ends done with status 0 (status $status, outcome $outcome)"
 	diag "$T/loop.err"
+fi
+
+# A line per group of each iteration, "i<N> STAGE GROUP: done (K of M
+# groups)", M the groups of that iteration's schedules, K up to M.
+bad=""
+for i in 1 2 3 4 5 6; do
+	want=$(jq '[.schedule, .migrations.sub_iterations[]?.schedule
+	    | .stages[].groups[]] | length' "$T/ansible/iter-$i/4-migrations.json")
+	got=$(grep -c "^actuate-ansible: [0-9]*:[0-9][0-9]:[0-9][0-9] i${i}[. ].*: done ([0-9]* of $want groups)\$" "$T/loop.err" || true)
+	grep -q "^actuate-ansible: .* i${i}[. ].*: done ($want of $want groups)\$" "$T/loop.err" || got="$got, not to $want"
+	[ "$got" = "$want" ] || bad="$bad iteration $i: $got of $want;"
+done
+if [ -z "$bad" ]; then
+	pass "actuate-ansible says as each group of each iteration ends that it is done"
+else
+	fail "actuate-ansible says as each group of each iteration ends that it is done ($bad)"
+	grep -v '^actuate-ansible: .*groups)$' "$T/loop.err" | head -5 | sed 's/^/#   /' >&2
+fi
+seen=$(cat "$T"/seen.d/call.* | sort -n | tail -1)
+if [ "${seen:-0}" -gt 0 ]; then
+	pass "the lines come while Ansible runs ($seen on stderr before its last netplan)"
+else
+	fail "the lines come while Ansible runs (none before a netplan ran)"
+fi
+if [ "$(grep -c . "$T/loop.out")" -eq 3 ] &&
+    grep -q '^ansible reports of 6 iteration(s), the last at .*: actions [0-9]* succeeded, 0 failed; 9 VM(s) moved$' "$T/loop.out"; then
+	pass "stdout is the summary, of what Ansible's reports say ran"
+else
+	fail "stdout is the summary, of what Ansible's reports say ran"
+	sed 's/^/#   /' "$T/loop.out" >&2
 fi
 
 n=$(find "$T/ansible" -maxdepth 1 -name 'iter-*' | wc -l)

@@ -32,10 +32,11 @@ for script in actuate-ansible advice-request refresh-openstack upkit-check; do
 		fail "$script installed under DESTDIR/PREFIX/bin and runs"
 	fi
 done
-if [ -f "$prefix/share/upkit/callback_plugins/upkit_json.py" ]; then
-	pass "Ansible's callback plugin installed in share/upkit"
+if [ -f "$prefix/share/upkit/callback_plugins/upkit_json.py" ] &&
+    [ -f "$prefix/share/upkit/callback_plugins/upkit_progress.py" ]; then
+	pass "Ansible's callback plugins installed in share/upkit"
 else
-	fail "Ansible's callback plugin installed in share/upkit"
+	fail "Ansible's callback plugins installed in share/upkit"
 fi
 
 # The installed tree, moved where no path leads back to the sources.
@@ -91,8 +92,9 @@ if command -v ansible-playbook >/dev/null 2>&1; then
 	    -t 2026-11-21T09:00:00Z <state/iter-1/4-migrations.json \
 	    >"$T/ansible.out" 2>"$T/ansible.err") || status=$?
 	if [ "$status" -eq 0 ] &&
-	    [ "$(jq -r '[.report.results[]] | unique | join(",")' "$T/ansible.out")" = succeeded ]; then
-		pass "the installed actuate-ansible runs a plan to its report"
+	    [ "$(jq -r '[.report.results[]] | unique | join(",")' "$T/ansible.out")" = succeeded ] &&
+	    grep -q '^actuate-ansible: .* i1 wrap-up host5: done ([0-9]* of [0-9]* groups)$' "$T/ansible.err"; then
+		pass "the installed actuate-ansible runs a plan to its report, a line as each group ends"
 	else
 		fail "the installed actuate-ansible runs a plan to its report (status $status)"
 		diag "$T/ansible.err"

@@ -73,6 +73,27 @@ names_with_prefix(const char *dir, const char *prefix, struct args *out)
 		qsort(out->v + first, out->n - first, sizeof *out->v, by_name);
 }
 
+/* iteration_reports: the reports of iter-1, iter-2, ... that exist. */
+void
+iteration_reports(const struct loop *l, struct args *out)
+{
+	char *file;
+	long i;
+
+	for (i = 1; ; i++) {
+		file = xasprintf("%s/iter-%ld", l->dir, i);
+		if (!exists(file)) {
+			free(file);
+			return;
+		}
+		free(file);
+		file = iter_path(l, i, "5-report.json");
+		if (is_file(file))
+			args_add(out, file);
+		free(file);
+	}
+}
+
 /*
  * copy_file: from's bytes as the new file to, synced to disk before it
  * is closed (durable.h: its folder is renamed into place next); 0, or

@@ -65,7 +65,10 @@ struct loop {
 	char **fps;			/* fingerprints, by iteration */
 	size_t nfps;
 	char plan_progress[16];		/* of the last plan */
-	long step_secs;			/* the last step's seconds */
+	double step_secs;		/* the last step's seconds */
+	double paced_work, paced_secs;	/* the work the actuator runs of
+					   this loop did, and their time
+					   (tell.c) */
 	int act_status;			/* the failed actuator's status */
 	long down_iter;			/* down_text is of this iteration */
 	char *down_text;
@@ -86,6 +89,7 @@ int exists(const char *path);
 int is_file(const char *path);
 char *iter_path(const struct loop *l, long n, const char *name);
 void names_with_prefix(const char *dir, const char *prefix, struct args *out);
+void iteration_reports(const struct loop *l, struct args *out);
 int copy_file(const char *from, const char *to);
 int same_file_content(const char *a, const char *b);
 void remove_tree(const char *path);
@@ -105,6 +109,22 @@ int capture_quietly(char *const argv[], char **out);
 int run_into(char *const argv[], const char *out);
 char *new_tmp(const char *path);
 int status_of(int wstatus);
+
+/*
+ * relay.c: on a terminal, the actuator's stderr passed on a whole line
+ * at a time over the live line.
+ */
+struct relay {
+	int fd;				/* the pipe's read end, or -1 */
+	int done;			/* its end was read */
+	char *buf;			/* a line not ended yet */
+	size_t len, cap;
+};
+void relay_open(struct relay *r, int fd);
+/* relay_wait: up to ms for lines, passed on; how many were. */
+int relay_wait(struct relay *r, int ms);
+/* relay_close: the rest passed on, and the pipe closed. */
+void relay_close(struct relay *r);
 
 /* spare.c: files and a folder the watchdog makes while a step runs. */
 void spares_name(const char *dir);
@@ -137,6 +157,22 @@ long wait_marked(const struct loop *l, long n);
 /* tell.c: what a person watching the loop sees. */
 const char *went_down(struct loop *l, long n);
 void tell_progress(struct loop *l, long n);
+
+/*
+ * report_tally: add what a report section says ran to t: its actions
+ * (not their undo steps nor replacements, which have a "~" in their
+ * ids) by result, in the order of report_result_names (report.h), the
+ * undo steps and replacements that failed, and the VMs moved (the
+ * migrations and evacuations that succeeded); last_time is the
+ * report's time (borrowed from it).
+ */
+enum { TALLY_RESULTS = 6 };
+struct tally {
+	long actions[TALLY_RESULTS];
+	long steps_failed, moved;
+	const char *last_time;
+};
+void report_tally(const json_t *report, struct tally *t);
 
 /*
  * summarize.c: summary.json and summary.txt; the members of more (an

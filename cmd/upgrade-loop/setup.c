@@ -87,9 +87,14 @@ pick_actuator(struct loop *l)
 	const char *a = l->o->actuator;
 	char *path;
 
+	/* -q: the actuator keeps quiet too (actuate-ansible reads it) */
+	if (l->o->quiet && setenv("UPKIT_QUIET", "1", 1) != 0)
+		die(EXIT_OSERR, "cannot set UPKIT_QUIET: %s", strerror(errno));
 	if (strcmp(a, "sim") == 0) {
 		args_add(&l->act, "upkit-sim");
 		args_add(&l->act, "-c");
+		if (!l->o->quiet)
+			args_add(&l->act, "-v");
 		l->sim = 1;
 	} else if (strcmp(a, "ansible") == 0) {
 		path = xasprintf("%s/actuate-ansible", l->scripts);

@@ -238,11 +238,12 @@ die_with_parent(pid_t parent)
 }
 
 /*
- * start_step: argv in a group of its own, with stdin in and stdout out;
- * the watchdog knows the group before the step runs.
+ * start_step: argv in a group of its own, with stdin in and stdout out,
+ * and stderr err unless it is -1; the watchdog knows the group before
+ * the step runs.
  */
 static pid_t
-start_step(char *const argv[], int in, int out)
+start_step(char *const argv[], int in, int out, int err)
 {
 	pid_t pid, parent = getpid();
 
@@ -258,20 +259,22 @@ start_step(char *const argv[], int in, int out)
 	if (tell_watchdog(getpid()) != 0)
 		_exit(EXIT_SOFTWARE);
 	default_signals();
-	if (dup2(in, 0) < 0 || dup2(out, 1) < 0)
+	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || (err >= 0 &&
+	    dup2(err, 2) < 0))
 		_exit(EXIT_OSERR);
 	execvp(argv[0], argv);
 	fprintf(stderr, "upgrade-loop: %s: %s\n", argv[0], strerror(errno));
 	_exit(errno == ENOENT ? 127 : 126);
 }
 
-static long
+/* seconds_now: the monotonic clock, in seconds. */
+static double
 seconds_now(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec;
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /*
@@ -299,31 +302,59 @@ wait_step(pid_t step, int nohang)
 	}
 }
 
-/* watch: wait for the step, showing live_what every second. */
-static int
-watch(struct loop *l, pid_t step, const char *live_what, long t0)
+/* draw: the live line, what runs and for how long. */
+static void
+draw(const char *live_what, double t0)
 {
-	struct timespec tick = { 0, 50000000 };
-	int st, i;
-	char *c;
+	char *c = clock_text((long)(seconds_now() - t0));
+
+	fprintf(stderr, "\r\033[K%s: %s, %s", "upgrade-loop", live_what, c);
+	fflush(stderr);
+	free(c);
+}
+
+/*
+ * watch: wait for the step, showing live_what every second, with what
+ * the step writes on the pipe errfd (-1: none) passed on over it.
+ */
+static int
+watch(struct loop *l, pid_t step, const char *live_what, double t0,
+    int errfd)
+{
+	struct relay r;
+	double next = 0;
+	int st;
 
 	if (!l->live || live_what == NULL || *live_what == '\0')
 		return wait_step(step, 0);
-	for (;;) {
-		c = clock_text(seconds_now() - t0);
-		fprintf(stderr, "\r\033[K%s: %s, %s", "upgrade-loop", live_what,
-		    c);
-		fflush(stderr);
-		free(c);
-		for (i = 0; i < 20; i++) {
-			if ((st = wait_step(step, 1)) >= 0) {
-				fputs("\r\033[K", stderr);
-				fflush(stderr);
-				return st;
-			}
-			nanosleep(&tick, NULL);
+	relay_open(&r, errfd);
+	while ((st = wait_step(step, 1)) < 0) {
+		if (seconds_now() >= next) {
+			draw(live_what, t0);
+			next = seconds_now() + 1;
 		}
+		if (relay_wait(&r, 50) > 0)
+			draw(live_what, t0);
 	}
+	relay_close(&r);
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	return st;
+}
+
+/*
+ * err_pipe: on a terminal, a pipe for the stderr of the step that shows
+ * live_what (watch()); fds[] is -1, -1 otherwise.
+ */
+static void
+err_pipe(const struct loop *l, const char *live_what, int fds[2])
+{
+	fds[0] = fds[1] = -1;
+	if (!l->live || live_what == NULL || *live_what == '\0')
+		return;
+	if (pipe(fds) != 0 || fcntl(fds[0], F_SETFD, FD_CLOEXEC) != 0 ||
+	    fcntl(fds[1], F_SETFD, FD_CLOEXEC) != 0)
+		die(EXIT_OSERR, "cannot make a pipe: %s", strerror(errno));
 }
 
 /*
@@ -334,10 +365,9 @@ static int
 run_step(struct loop *l, const char *in, const char *tmp,
     char *const argv[], const char *live_what)
 {
-	long t0 = seconds_now();
-	double started;
+	double t0 = seconds_now(), started;
 	pid_t step;
-	int fin, fout, st;
+	int fin, fout, st, err[2];
 
 	start_watchdog(l);
 	if (watchdog < 0)
@@ -349,13 +379,16 @@ run_step(struct loop *l, const char *in, const char *tmp,
 	 * close (auto_da_alloc), in the step's time */
 	if ((fout = open(tmp, O_WRONLY | O_CLOEXEC)) < 0)
 		die(EXIT_CANTCREAT, "%s: %s", tmp, strerror(errno));
+	err_pipe(l, live_what, err);
 	started = times_start();
-	if ((step = start_step(argv, fin, fout)) < 0)
+	if ((step = start_step(argv, fin, fout, err[1])) < 0)
 		die(EXIT_OSERR, "cannot start a step: %s", strerror(errno));
 	running = step;
 	close(fin);
 	close(fout);
-	st = watch(l, step, live_what, t0);
+	if (err[1] >= 0)
+		close(err[1]);
+	st = watch(l, step, live_what, t0, err[0]);
 	times_log("step", argv[0], started);
 	(void)kill(-step, SIGKILL);
 	running = 0;

@@ -7,7 +7,8 @@
  * The measures are those of the last report.  When this process ran
  * the simulator that wrote it, the simulator wrote them beside it
  * (upkit-sim --summary-file, iter-N/5-summary.json); else upkit-sim
- * --summary reads them of the document.
+ * --summary reads them of the document.  Another actuator's reports
+ * have no such measures: the summary then says what they say ran.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 
 #include "exitcodes.h"
 #include "loop.h"
+#include "report.h"
 #include "summary_table.h"
 #include "xalloc.h"
 
@@ -101,8 +103,6 @@ temporary_cost(const struct loop *l, const char *last)
 	char *text, *hosts = NULL, *cost = NULL;
 	struct args argv = { 0 }, reports = { 0 };
 	json_t *t = NULL;
-	long i;
-	char *file;
 
 	if (!may_release(l))
 		return NULL;
@@ -116,18 +116,7 @@ temporary_cost(const struct loop *l, const char *last)
 	free(text);
 	args_of(&argv, "jq", "-c", hosts_program, last, (char *)NULL);
 	if (capture(argv.v, &hosts) == 0 && strcmp(hosts, "[]\n") != 0) {
-		for (i = 1; ; i++) {
-			file = xasprintf("%s/iter-%ld", l->dir, i);
-			if (!exists(file)) {
-				free(file);
-				break;
-			}
-			free(file);
-			file = iter_path(l, i, "5-report.json");
-			if (is_file(file))
-				args_add(&reports, file);
-			free(file);
-		}
+		iteration_reports(l, &reports);
 		hosts[strcspn(hosts, "\n")] = '\0';
 		args_free(&argv);
 		args_add(&argv, "jq");
@@ -171,9 +160,86 @@ measures(const struct loop *l, long summary_iter, const char *last)
 	return sum;
 }
 
+/*
+ * reports_tally: with an actuator other than the simulator, what its
+ * reports say ran, over every iteration (summary.json's "reports"):
+ * {actuator, iterations, last_time, actions: {RESULT: count...},
+ * vm_moves}; NULL when no iteration has a report.
+ */
+static json_t *
+reports_tally(const struct loop *l)
+{
+	static const char *const reads[] = { "report", NULL };
+	struct tally t = { 0 };
+	struct args files = { 0 };
+	json_t *doc, *out = NULL, *by;
+	char *actuator = NULL, *last = NULL;
+	const char *a;
+	long k = 0;
+	size_t r, i;
+
+	iteration_reports(l, &files);
+	for (i = 0; i < files.n; i++)
+		if ((doc = read_sections(files.v[i], reads)) != NULL) {
+			t.last_time = NULL;
+			report_tally(json_object_get(doc, "report"), &t);
+			free(last);
+			last = t.last_time != NULL ? xstrdup(t.last_time) : NULL;
+			a = json_string_value(json_object_get(json_object_get(doc,
+			    "report"), "actuator"));
+			free(actuator);
+			actuator = xstrdup(a != NULL ? a : "unknown");
+			done_reading(doc);
+			k++;
+		}
+	args_free(&files);
+	if (k > 0) {
+		by = json_object();
+		for (r = 0; r < TALLY_RESULTS; r++)
+			json_object_set_new(by, report_result_names[r],
+			    json_integer(t.actions[r]));
+		out = json_pack("{s:s,s:I,s:s?,s:o,s:I}", "actuator", actuator,
+		    "iterations", (json_int_t)k, "last_time", last, "actions",
+		    by, "vm_moves", (json_int_t)t.moved);
+	}
+	free(actuator);
+	free(last);
+	return out;
+}
+
+/* reports_line: summary.txt's line of what the reports say. */
+static void
+reports_line(FILE *fp, const json_t *rep)
+{
+	const json_t *by = json_object_get(rep, "actions");
+	json_int_t c;
+	size_t r;
+
+	if (rep == NULL) {
+		fputs("no actuator report: nothing ran\n", fp);
+		return;
+	}
+	fprintf(fp, "%s reports of %" JSON_INTEGER_FORMAT " iteration(s)",
+	    json_string_value(json_object_get(rep, "actuator")),
+	    json_integer_value(json_object_get(rep, "iterations")));
+	if (json_is_string(json_object_get(rep, "last_time")))
+		fprintf(fp, ", the last at %s", json_string_value(
+		    json_object_get(rep, "last_time")));
+	fputs(": actions", fp);
+	for (r = 0; r < TALLY_RESULTS; r++) {
+		c = json_integer_value(json_object_get(by,
+		    report_result_names[r]));
+		if (c > 0 || r <= RESULT_FAILED)
+			fprintf(fp, "%s %" JSON_INTEGER_FORMAT " %s", r > 0 ?
+			    "," : "", c, report_result_names[r]);
+	}
+	fprintf(fp, "; %" JSON_INTEGER_FORMAT " VM(s) moved\n",
+	    json_integer_value(json_object_get(rep, "vm_moves")));
+}
+
 /* table_text: summary.txt, but for its outcome line. */
 static char *
-table_text(const json_t *sum, const json_t *temp)
+table_text(const json_t *sum, const json_t *rep, const json_t *temp)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -185,7 +251,7 @@ table_text(const json_t *sum, const json_t *temp)
 	if (sum != NULL)
 		summary_table(fp, sum, 1);
 	else
-		fputs("no simulation report: no section V measures\n", fp);
+		reports_line(fp, rep);
 	if (temp != NULL) {
 		fprintf(fp, "temporary hosts: %" JSON_INTEGER_FORMAT " added, %"
 		    JSON_INTEGER_FORMAT " given back, ",
@@ -228,11 +294,14 @@ summarize(struct loop *l, long summary_iter, const char *last,
     const char *outcome, long count, const char *reason,
     const json_t *more)
 {
-	json_t *sum = measures(l, summary_iter, last), *temp, *out;
+	json_t *sum = measures(l, summary_iter, last), *temp, *out,
+	    *rep = NULL;
 	char *table, *txt;
 
 	out = sum != NULL ? json_incref(sum) :
 	    json_pack("{s:I}", "iterations", (json_int_t)count);
+	if (sum == NULL && (rep = reports_tally(l)) != NULL)
+		json_object_set(out, "reports", rep);
 	temp = temporary_cost(l, last);
 	json_object_set_new(out, "outcome", json_string(outcome));
 	if (reason != NULL && *reason != '\0')
@@ -241,7 +310,7 @@ summarize(struct loop *l, long summary_iter, const char *last,
 		json_object_update(out, (json_t *)more);
 	if (temp != NULL)
 		json_object_set(out, "temporary", temp);
-	table = table_text(sum, temp);
+	table = table_text(sum, rep, temp);
 	txt = xasprintf("%soutcome: %s%s%s\n", table, outcome,
 	    reason != NULL && *reason ? ": " : "", reason ? reason : "");
 	write_summary(l, out, txt);
@@ -259,6 +328,7 @@ summarize(struct loop *l, long summary_iter, const char *last,
 	free(txt);
 	free(table);
 	json_decref(temp);
+	json_decref(rep);
 	json_decref(out);
 	json_decref(sum);
 }

@@ -10,6 +10,7 @@
 
 #include "exitcodes.h"
 #include "loop.h"
+#include "report.h"
 #include "xalloc.h"
 
 /* groups_down: the text of the groups the batch of doc takes down. */
@@ -63,62 +64,93 @@ went_down(struct loop *l, long n)
 	return l->down_text;
 }
 
-/* actions_counted: VMs moved and actions failed, of the report's results. */
-static void
-actions_counted(const json_t *report, long *moved, long *failed)
+void
+report_tally(const json_t *report, struct tally *t)
 {
 	const char *parts[] = { "results", "other_results" }, *key, *v;
 	const json_t *val;
-	size_t i;
+	size_t i, r;
 
-	*moved = *failed = 0;
 	for (i = 0; i < 2; i++)
 		json_object_foreach((json_t *)json_object_get(report, parts[i]),
 		    key, val) {
 			v = json_is_string(val) ? json_string_value(val) : "";
 			if ((strstr(key, "/migrate:") || strstr(key,
 			    "/evacuate:")) && strcmp(v, "succeeded") == 0)
-				(*moved)++;
-			if (strstr(v, "failed") || strstr(v, "undone") ||
-			    strstr(v, "blocked"))
-				(*failed)++;
+				t->moved++;
+			for (r = 0; report_result_names[r] != NULL &&
+			    strcmp(v, report_result_names[r]) != 0; r++)
+				;
+			if (strchr(key, '~') != NULL)
+				t->steps_failed += strcmp(v, "failed") == 0;
+			else if (r < TALLY_RESULTS)
+				t->actions[r]++;
 		}
-}
-
-/* to_do: the vertices of the graph of file with actions to execute. */
-static long
-to_do(const char *file)
-{
-	static const char *const reads[] = { "resource_graph", NULL };
-	json_t *doc = read_sections(file, reads);
-	const json_t *v, *acts;
-	size_t i;
-	long n = 0;
-
-	json_array_foreach(json_object_get(json_object_get(doc,
-	    "resource_graph"), "vertices"), i, v) {
-		acts = json_object_get(v, "actions_to_execute");
-		n += json_array_size(acts) > 0;
-	}
-	if (doc != NULL)
-		done_reading(doc);
-	return n;
+	if (json_is_string(json_object_get(report, "time")))
+		t->last_time = json_string_value(json_object_get(report,
+		    "time"));
 }
 
 /*
- * time_left: at the pace of this iteration, the time the groups still
- * to go take: simulated for upkit-sim, else estimated from this
- * iteration's wall-clock time; -1 when nothing went down.
+ * The work of an action: its duration in the catalog (the vendor's
+ * estimate, in seconds), 1 when it has none.
+ */
+static double
+work_of(const json_t *action)
+{
+	double d = json_number_value(json_object_get(action, "duration"));
+
+	return d > 0 ? d : 1;
+}
+
+/*
+ * work_left: of the actions the graph of file still has to execute,
+ * the work in all and the work of those that succeeded in results.
+ */
+static void
+work_left(const char *file, const json_t *results, double *all,
+    double *done)
+{
+	static const char *const reads[] = { "resource_graph", NULL };
+	json_t *doc = read_sections(file, reads);
+	const json_t *v, *unit, *a;
+	const char *id, *r;
+	size_t i, k, j;
+
+	*all = *done = 0;
+	json_array_foreach(json_object_get(json_object_get(doc,
+	    "resource_graph"), "vertices"), i, v)
+		json_array_foreach(json_object_get(v, "actions_to_execute"), k,
+		    unit)
+			json_array_foreach(json_object_get(unit, "actions"), j,
+			    a) {
+				*all += work_of(a);
+				id = json_string_value(json_object_get(a, "id"));
+				r = id != NULL ? json_string_value(
+				    json_object_get(results, id)) : NULL;
+				if (r != NULL && strcmp(r, "succeeded") == 0)
+					*done += work_of(a);
+			}
+	if (doc != NULL)
+		done_reading(doc);
+}
+
+/*
+ * time_left: the time the work still to do takes at the pace of the
+ * iterations this loop ran so far, all together: the work they did
+ * (catalog seconds of the actions that succeeded) over the time they
+ * took, simulated for upkit-sim, else the actuator's wall time; -1
+ * while no work is done.  An iteration's own pace swings with what it
+ * holds (a batch of switches, one of storage hosts); the pace of all
+ * so far changes less with each, and in a run whose iterations do
+ * equal work in equal time the estimate is exact.
  */
 static long
-time_left(const struct loop *l, const json_t *doc, long todo,
+time_left(struct loop *l, const json_t *report, const char *rg,
     const char **how)
 {
-	const json_t *sim = json_object_get(json_object_get(doc, "report"),
-	    "sim");
-	double took = (double)l->step_secs, rounds;
-	size_t down = json_array_size(json_object_get(json_object_get(doc,
-	    "batch"), "final"));
+	const json_t *sim = json_object_get(report, "sim");
+	double took = l->step_secs, all, done;
 
 	*how = "estimated";
 	if (sim != NULL && !json_is_null(sim) && !json_is_false(sim)) {
@@ -127,11 +159,12 @@ time_left(const struct loop *l, const json_t *doc, long todo,
 		    "iteration_start_ms"))) / 1000;
 		*how = "simulated";
 	}
-	if (down == 0)
+	work_left(rg, json_object_get(report, "results"), &all, &done);
+	l->paced_work += done;
+	l->paced_secs += took;
+	if (l->paced_work <= 0)
 		return -1;
-	rounds = (double)todo / (double)down - 1;
-	rounds = rounds < 0 ? 0 : ceil(rounds);
-	return (long)floor(rounds * took);
+	return lround((all - done) * l->paced_secs / l->paced_work);
 }
 
 /* tell_progress: iteration n's line: what went down, VMs moved, failed
@@ -139,21 +172,24 @@ time_left(const struct loop *l, const json_t *doc, long todo,
 void
 tell_progress(struct loop *l, long n)
 {
-	static const char *const reads[] = { "report", "batch", NULL };
+	static const char *const reads[] = { "report", NULL };
 	char *report, *rg, *left, *clock;
 	const char *how;
-	long moved, failed, secs, todo;
+	struct tally t = { 0 };
+	long failed, secs;
 	json_t *doc;
 
 	if (l->o->quiet)
 		return;
 	report = iter_path(l, n, "5-report.json");
 	rg = iter_path(l, n, "1-rg.json");
-	todo = to_do(rg);
 	if ((doc = read_sections(report, reads)) == NULL)
 		die(EXIT_SOFTWARE, "%s: cannot read the report", report);
-	actions_counted(json_object_get(doc, "report"), &moved, &failed);
-	secs = time_left(l, doc, todo, &how);
+	report_tally(json_object_get(doc, "report"), &t);
+	failed = t.actions[RESULT_FAILED] + t.actions[RESULT_UNDONE] +
+	    t.actions[RESULT_UNDO_FAILED] + t.actions[RESULT_BLOCKED] +
+	    t.steps_failed;
+	secs = time_left(l, json_object_get(doc, "report"), rg, &how);
 	done_reading(doc);
 	if (secs < 0) {
 		left = xstrdup("time left unknown");
@@ -163,7 +199,7 @@ tell_progress(struct loop *l, long n)
 		free(clock);
 	}
 	say(l, "iteration %ld: down: %s; %ld VM(s) moved, %ld action(s) "
-	    "failed; %s", n, went_down(l, n), moved, failed, left);
+	    "failed; %s", n, went_down(l, n), t.moved, failed, left);
 	free(left);
 	free(rg);
 	free(report);

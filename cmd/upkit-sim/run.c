@@ -30,6 +30,7 @@ struct group_run {
 	size_t ndone;
 	ms_t t;
 	int failed;
+	const char *failed_at;		/* the action that failed, this run */
 };
 
 int
@@ -206,6 +207,7 @@ fail_action(struct group_run *g, const json_t *a, ms_t start)
 	size_t i;
 
 	g->failed = 1;
+	g->failed_at = world_str(a, "id");
 	set_result(g->s, a, record(g->s, a, RESULT_FAILED, start, g->t),
 	    RESULT_FAILED);
 	for (i = g->ndone; i-- > 0;)
@@ -266,9 +268,10 @@ run_action(struct group_run *g, const json_t *a)
 
 /*
  * skip_group: a group whose required actions did not all succeed does
- * not start (its safety conditions, upkit-state(5)); 1 when skipped.
+ * not start (its safety conditions, upkit-state(5)); how it ended when
+ * skipped ("blocked" or "not run"), else NULL.
  */
-static int
+static const char *
 skip_group(struct sim *s, const json_t *group, ms_t start)
 {
 	int blocked;
@@ -277,28 +280,48 @@ skip_group(struct sim *s, const json_t *group, ms_t start)
 	size_t i;
 
 	if (why == NULL)
-		return 0;
+		return NULL;
 	json_array_foreach(json_object_get(group, "actions"), i, a)
 		record(s, a, blocked ? RESULT_BLOCKED : RESULT_NOT_RUN, start,
 		    start);
 	report_skip(&s->report, group, why, blocked);
 	free(why);
-	return 1;
+	return blocked ? "blocked" : "not run";
 }
 
-/* run_group: a group's actions from start; returns when it ends. */
+/* group_ended: -v's line of the group of stage that ended at end. */
+static void
+group_ended(struct sim *s, const char *stage, const json_t *group, ms_t end,
+    const char *how, const char *failed_at)
+{
+	if (!s->ended.on)
+		return;
+	ended_add(&s->ended, end, failed_at != NULL ?
+	    xasprintf("%s %s: failed at %s", stage, world_str(group, "id"),
+	    failed_at) : xasprintf("%s %s: %s", stage, world_str(group, "id"),
+	    how));
+}
+
+/*
+ * run_group: a group of stage (its schedule and stage ids) from start;
+ * returns when it ends.
+ */
 static ms_t
-run_group(struct sim *s, const json_t *group, ms_t start, json_t *failed)
+run_group(struct sim *s, const char *stage, const json_t *group, ms_t start,
+    json_t *failed)
 {
 	const json_t *actions = json_object_get(group, "actions"), *a;
-	struct group_run g = { s, NULL, 0, start, 0 };
+	struct group_run g = { s, NULL, 0, start, 0, NULL };
+	const char *skipped = skip_group(s, group, start);
 	size_t i;
 
-	if (skip_group(s, group, start)) {
+	if (skipped != NULL) {
 		json_object_set_new(failed, world_str(group, "id"), json_true());
+		group_ended(s, stage, group, start, skipped, NULL);
 		return start;
 	}
 	g.failed = json_object_get(failed, world_str(group, "id")) != NULL;
+	skipped = g.failed ? "not run" : "done";
 	g.done = xcalloc(json_array_size(actions), sizeof *g.done);
 	json_array_foreach(actions, i, a)
 		run_action(&g, a);
@@ -307,15 +330,18 @@ run_group(struct sim *s, const json_t *group, ms_t start, json_t *failed)
 	free(g.done);
 	if (g.failed)
 		json_object_set_new(failed, world_str(group, "id"), json_true());
+	group_ended(s, stage, group, g.t, skipped, g.failed_at);
 	return g.t;
 }
 
 /* run_stage: groups on the slot that frees first (lowest index on ties). */
 static void
-run_stage(struct sim *s, const json_t *stage, long concurrency,
-    json_t *failed)
+run_stage(struct sim *s, const json_t *sched, const json_t *stage,
+    long concurrency, json_t *failed)
 {
 	const json_t *groups = json_object_get(stage, "groups"), *g;
+	char *where = xasprintf("%s %s", world_str(sched, "id"),
+	    world_str(stage, "id"));
 	struct slots slots;
 	ms_t end = s->now, done;
 	size_t i;
@@ -325,12 +351,14 @@ run_stage(struct sim *s, const json_t *stage, long concurrency,
 		concurrency = (long)json_array_size(groups) + 1;
 	slots_init(&slots, (size_t)concurrency, s->now);
 	json_array_foreach(groups, i, g) {
-		done = run_group(s, g, slots_first_free(&slots), failed);
+		done = run_group(s, where, g, slots_first_free(&slots), failed);
 		slots_reuse(&slots, done);
 		if (done > end)
 			end = done;
 	}
 	slots_free(&slots);
+	free(where);
+	ended_tell(&s->ended, s->iter_start);
 	s->now = end;
 }
 
@@ -347,7 +375,7 @@ run_schedule(struct sim *s, const json_t *sched)
 		size_t mark = s->outages.n;
 
 		timeline_apply(s, s->now);
-		run_stage(s, stage, c, failed);
+		run_stage(s, sched, stage, c, failed);
 		stranded_outages(s, mark, start, s->now);
 	}
 	json_decref(failed);

@@ -39,6 +39,7 @@ struct options {
 	long samples;			/* --samples M: 0 means all */
 	int table;			/* --table: text instead of JSON */
 	const char *summary_file;	/* --summary-file FILE */
+	int verbose;			/* -v: a line per group that ends */
 	struct output_opts output;	/* -c */
 };
 
@@ -180,6 +181,28 @@ void outages_by_tenant(const struct outages *o, size_t ntenants,
 void outages_violations(const struct outage *const *mine, size_t n,
     const struct world *w, size_t t, struct tenant_totals *tot, json_t *arr);
 
+/* ended.c: -v, a line on standard error per group that ends. */
+struct ended_group {
+	ms_t end;
+	size_t seq;			/* the order the group started in */
+	char *what;			/* "i3 upgrade host6: done", owned */
+};
+
+struct ended_groups {
+	int on;
+	long total, told;		/* groups of the iteration, told */
+	struct ended_group *v;		/* the stage's, not told yet */
+	size_t n, cap;
+};
+
+/* ended_init: on or not, for the groups of the schedules of l. */
+void ended_init(struct ended_groups *e, int on, const struct sched_list *l);
+/* ended_add: a group ended at end; what (taken) says which and how. */
+void ended_add(struct ended_groups *e, ms_t end, char *what);
+/* ended_tell: the lines of the groups added, by end, with times since. */
+void ended_tell(struct ended_groups *e, ms_t since);
+void ended_free(struct ended_groups *e);
+
 /* The simulation of one iteration. */
 struct sim {
 	const struct options *opt;
@@ -203,6 +226,7 @@ struct sim {
 	json_t *prev_totals;		/* the previous report's totals */
 	struct outages outages;
 	struct live_queue live;		/* migrations out of each host */
+	struct ended_groups ended;	/* -v */
 };
 
 /* effects.c: what an action does to the world, and how to revert it. */

@@ -215,6 +215,7 @@ sim_free(struct sim *s)
 	json_decref(s->events);
 	json_decref(s->timeline);
 	free(s->timeline_done);
+	ended_free(&s->ended);
 }
 
 /*
@@ -248,6 +249,7 @@ simulate_run(const struct options *o, json_t *doc)
 	status = setup(&s, &a, doc);
 	access_free(&a);
 	if (status == EXIT_OK) {
+		ended_init(&s.ended, o->verbose, &s.scheds);
 		run_iteration(&s);
 		status = self_check(&s);
 	}

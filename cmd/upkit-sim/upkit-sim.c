@@ -69,6 +69,8 @@ static const struct argp_option option_list[] = {
 	{ "summary-file", OPT_SUMMARY_FILE, "FILE", 0, "When simulating: also "
 	  "write to FILE what --summary prints of the output, as compact "
 	  "JSON", 0 },
+	{ "verbose", 'v', 0, 0, "When simulating: a line on standard error "
+	  "for each group as it ends, at its simulated time", 0 },
 	{ 0 }
 };
 
@@ -150,10 +152,16 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_SUMMARY_FILE:
 		o->summary_file = arg;
 		break;
+	case 'v':
+		o->verbose = 1;
+		break;
 	case ARGP_KEY_END:
 		if (o->summary_file != NULL && o->mode != MODE_SIMULATE)
 			argp_error(state, "--summary-file: only when simulating "
 			    "an iteration");
+		if (o->verbose && o->mode != MODE_SIMULATE)
+			argp_error(state, "-v: only when simulating an "
+			    "iteration");
 		break;
 	case ARGP_KEY_ARG:
 		o->file = cli_one_input(state, o->file, arg);

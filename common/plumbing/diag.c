@@ -176,6 +176,16 @@ diag_error(const char *file, const char *fmt, ...)
 }
 
 void
+diag_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emit(NULL, NULL, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void
 diag_at(const char *file, long line, long col, const char *fmt, ...)
 {
 	char where[64];

@@ -8,6 +8,8 @@
  *	prog: file: .path.in.document: message	semantic errors (diag_path)
  *	prog: file: message			whole-file errors (diag_error)
  *	prog: file: .path: warning: message	warnings (diag_warn)
+ *	prog: message				progress a tool was asked
+ *						for (diag_note)
  *
  * Control characters coming from input are escaped (\n, \t, \xHH), so
  * one diagnostic is always one line.  Tools never call fprintf(stderr)
@@ -38,6 +40,9 @@ void diag_warn(const char *file, const char *path, const char *fmt, ...)
     DIAG_PRINTF(3, 4);
 void diag_vpath(const char *file, const char *path, const char *fmt,
     va_list ap);
+
+/* diag_note: a line of progress, "prog: message", asked for (-v). */
+void diag_note(const char *fmt, ...) DIAG_PRINTF(1, 2);
 
 /* diag_fatal: print "prog: message" and exit with status. */
 _Noreturn void diag_fatal(int status, const char *fmt, ...) DIAG_PRINTF(2, 3);

@@ -3,8 +3,9 @@
 # local" (seed 000 III.A "Handling of upgrade failures", III.B Fig. 3/4,
 # IV steps 1 and 3).  hv1's upgrade to omega fails on purpose; hv2 and
 # the two hypervisors with hostile names go to beta.  Prints what the
-# expected stdout holds: the execution order, the markers the commands
-# left, the report, and what the next rg-build makes of it.
+# expected stdout holds: the execution order, how each group ended as
+# actuate-ansible said while Ansible ran, the markers the commands left,
+# the report, and what the next rg-build makes of it.
 set -eu
 # shellcheck source=../e2e-env.sh
 . ../e2e-env.sh
@@ -35,6 +36,9 @@ iterate() {
 	    { cat "$T/err$1"; exit 1; }
 	echo "== iteration $1: commands in the order they ran"
 	order "$T/run$1"
+	echo "== iteration $1: groups as they ended (actuate-ansible's lines, by name)"
+	sed -n 's/^actuate-ansible: [0-9]*:[0-9][0-9]:[0-9][0-9] \(.*\) ([0-9]* of \([0-9]*\) groups)$/\1 (of \2)/p' \
+	    "$T/err$1" | sort
 	echo "== iteration $1: markers"
 	markers "$T/run$1" "${@:2}"
 	echo "== iteration $1: report"

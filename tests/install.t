@@ -32,10 +32,12 @@ for script in actuate-ansible advice-request refresh-openstack upkit-check; do
 		fail "$script installed under DESTDIR/PREFIX/bin and runs"
 	fi
 done
-if [ -f "$prefix/share/upkit/callback_plugins/upkit_json.py" ]; then
-	pass "Ansible's callback plugin installed in share/upkit"
+if [ -f "$prefix/share/upkit/callback_plugins/upkit_json.py" ] &&
+    [ -f "$prefix/share/upkit/library/upkit_step.py" ] &&
+    [ -f "$prefix/share/upkit/action_plugins/upkit_step.py" ]; then
+	pass "Ansible's callback plugin and the upkit_step module installed in share/upkit"
 else
-	fail "Ansible's callback plugin installed in share/upkit"
+	fail "Ansible's callback plugin and the upkit_step module installed in share/upkit"
 fi
 
 # The installed tree, moved where no path leads back to the sources.

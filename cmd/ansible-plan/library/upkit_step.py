@@ -87,6 +87,8 @@ def _read_record(path):
             text = f.read()
     except FileNotFoundError:
         return None
+    except (OSError, UnicodeDecodeError):
+        return {}
     try:
         record = json.loads(text)
     except ValueError:
@@ -147,7 +149,7 @@ def _run(module, result, argv, record):
     pending = {'run': result['run'], 'step': result['step'], 'argv': argv,
                'started': _now()}
     tmp = os.open(record + '.tmp', os.O_WRONLY | os.O_CREAT | os.O_TRUNC |
-                  os.O_CLOEXEC, 0o600)
+                  os.O_CLOEXEC, 0o600)  # an OSError here: nothing ran
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
@@ -165,11 +167,17 @@ def _run(module, result, argv, record):
     # The record, as soon as the command has exited: a write and a rename.
     pending['rc'] = rc
     pending['ended'] = _now()
-    os.write(tmp, (json.dumps(pending, sort_keys=True) + '\n').encode())
-    os.rename(record + '.tmp', record)
-    os.fsync(tmp)
-    os.close(tmp)
-    _sync_folder(os.path.dirname(record))
+    try:
+        os.write(tmp, (json.dumps(pending, sort_keys=True) + '\n').encode())
+        os.rename(record + '.tmp', record)
+        os.fsync(tmp)
+        os.close(tmp)
+        _sync_folder(os.path.dirname(record))
+    except OSError as e:
+        result['rc'] = rc
+        module.fail_json(msg='the command ended with status %d, but its '
+                         'record %s could not be kept: %s; a run again would '
+                         'run it again' % (rc, record, e.strerror), **result)
     result.update(changed=True, rc=rc, start=pending['started'],
                   end=pending['ended'],
                   stdout=to_text(out, errors='surrogate_or_replace')
@@ -222,14 +230,19 @@ def main():
             _report_record(module, result, record_now)
         module.exit_json(changed=True, cmd=argv, step=step, msg='would run: '
                          + ' '.join(shlex.quote(a) for a in argv))
-    os.makedirs(folder, mode=0o700, exist_ok=True)
-    lock = os.open(record + '.lock', os.O_RDWR | os.O_CREAT | os.O_CLOEXEC,
-                   0o600)
-    fcntl.flock(lock, fcntl.LOCK_EX)
-    record_now = _read_record(record)
-    if record_now is not None:
-        _report_record(module, result, record_now)
-    _run(module, result, argv, record)
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        lock = os.open(record + '.lock', os.O_RDWR | os.O_CREAT |
+                       os.O_CLOEXEC, 0o600)
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        record_now = _read_record(record)
+        if record_now is None:
+            _run(module, result, argv, record)
+    except OSError as e:
+        # nothing ran: without a record, the step would not run once
+        module.fail_json(msg='cannot keep the record of this step in %s: %s'
+                         % (folder, e.strerror), **result)
+    _report_record(module, result, record_now)
 
 
 if __name__ == '__main__':

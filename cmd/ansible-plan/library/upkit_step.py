@@ -9,16 +9,21 @@
 #      earlier attempt at the same step that is still running there;
 #   2. if RECORD exists, the step already ended in this run: it reports
 #      that outcome (ok, or failed with the status) and runs nothing;
-#   3. otherwise runs argv (no shell), and as soon as the command exits
-#      renames a prepared RECORD.tmp, holding its status, to RECORD,
-#      then syncs the file and its folder.
+#   3. otherwise forks a keeper, in a session of its own, which runs
+#      argv (no shell) in a child, its output into RECORD.out and
+#      RECORD.err, and as soon as the command exits writes its status
+#      into RECORD.tmp and renames it to RECORD, then syncs the file and
+#      its folder.  The keeper holds the lock until then.
 # RECORD is DIR/RUN/SHA256(step id): DIR is ~/.local/state/upkit/steps
-# on the host unless the task gives another, RUN the run id.  The
-# command gets SIGKILL if this process dies first (PR_SET_PDEATHSIG, on
-# Linux), so a command never outlives the attempt that would record it;
-# SIGHUP is ignored, so a dropped SSH connection lets the step finish
-# and record itself.  A command that could not start leaves no record.
-# With state=absent, the run's records on the host are removed.
+# on the host unless the task gives another, RUN the run id.  No kill of
+# the step's process group (Ansible's, the upgrade loop's watchdog's)
+# and no hangup of a dropped SSH connection reaches the keeper: a
+# command that started ends and is recorded, whatever happens to the
+# controller, and a run again waits for the lock, then reports it.  The
+# command gets SIGKILL if its keeper is killed first (PR_SET_PDEATHSIG,
+# Linux): it never goes on with no process to record its end.  A command
+# that could not start leaves no record.  With state=absent, the run's
+# records on the host are removed.
 import ctypes
 import datetime
 import fcntl
@@ -29,7 +34,6 @@ import re
 import shlex
 import shutil
 import signal
-import subprocess
 import sys
 
 from ansible.module_utils.basic import AnsibleModule
@@ -117,23 +121,14 @@ def _report_record(module, result, record):
                      **result)
 
 
-def _die_with_parent():
-    """A preexec function: the command gets SIGKILL when this process
-    dies (Linux); a parent already gone ends it before it runs."""
-    parent = os.getpid()
-    prctl = None
-    if sys.platform.startswith('linux'):
-        try:
-            prctl = ctypes.CDLL(None, use_errno=True).prctl
-        except (OSError, AttributeError):
-            prctl = None
-
-    def in_child():
-        if prctl is not None:
-            prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if os.getppid() != parent:
-            os._exit(137)
-    return in_child
+def _prctl():
+    """prctl(2), on Linux; else None."""
+    if not sys.platform.startswith('linux'):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
 
 
 def _sync_folder(folder):
@@ -144,46 +139,118 @@ def _sync_folder(folder):
         os.close(fd)
 
 
+def _status(wstatus):
+    """A wait status as the shell tells it: 128 + a signal."""
+    if os.WIFSIGNALED(wstatus):
+        return 128 + os.WTERMSIG(wstatus)
+    return os.WEXITSTATUS(wstatus)
+
+
+def _write_why(record, text):
+    with open(record + '.why', 'w', encoding='utf-8') as f:
+        f.write(text)
+
+
+def _exec(argv, out, err, failed, keeper, prctl):
+    """The command, in the keeper's child: never returns.  It dies with
+    the keeper; a failure to start goes to the keeper through failed."""
+    try:
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)
+        os.dup2(out, 1)
+        os.dup2(err, 2)
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        if prctl is not None:
+            prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != keeper:
+            os._exit(137)
+        os.execvp(argv[0], argv)
+    except OSError as e:
+        os.write(failed, ('cannot run %s: %s' % (argv[0], e.strerror))
+                 .encode('utf-8', 'replace'))
+    os._exit(127)
+
+
+def _keep_step(argv, record, pending, prctl):
+    """Run argv in a child and record its end: the keeper's work; its
+    exit status: 0 recorded, 3 the command could not start."""
+    tmp = os.open(record + '.tmp', os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
+                  0o600)
+    out = os.open(record + '.out', os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
+                  0o600)
+    err = os.open(record + '.err', os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
+                  0o600)
+    failed_r, failed_w = os.pipe()      # closed at exec: empty on success
+    keeper = os.getpid()
+    pid = os.fork()
+    if pid == 0:
+        _exec(argv, out, err, failed_w, keeper, prctl)
+    os.close(failed_w)
+    failed = os.read(failed_r, 4096)
+    _, wstatus = os.waitpid(pid, 0)
+    if failed:
+        os.unlink(record + '.tmp')
+        _write_why(record, failed.decode('utf-8', 'replace'))
+        return 3
+    # The record, as soon as the command has exited: a write and a rename.
+    pending['rc'] = _status(wstatus)
+    pending['ended'] = _now()
+    os.write(tmp, (json.dumps(pending, sort_keys=True) + '\n').encode())
+    os.rename(record + '.tmp', record)
+    os.fsync(tmp)
+    _sync_folder(os.path.dirname(record))
+    return 0
+
+
+def _keep(argv, record, pending, prctl):
+    """The keeper, in the module's child: a session of its own, so that
+    no kill of the step's process group, and no hangup of its terminal,
+    reaches it or the command; it holds the step's lock (inherited)
+    until the record is kept.  Never returns."""
+    code = 1
+    try:
+        os.setsid()
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        code = _keep_step(argv, record, pending, prctl)
+    except BaseException as e:  # never unwind into the module's code
+        try:
+            _write_why(record, "the step's keeper failed: %s" % e)
+        except BaseException:
+            pass
+    os._exit(code)
+
+
+def _read_text(path):
+    try:
+        with open(path, 'rb') as f:
+            return to_text(f.read(), errors='surrogate_or_replace')
+    except OSError:
+        return ''
+
+
 def _run(module, result, argv, record):
-    """Run argv and record how it ended; exit with its result."""
+    """Run argv through a keeper and exit with its result."""
     pending = {'run': result['run'], 'step': result['step'], 'argv': argv,
                'started': _now()}
-    tmp = os.open(record + '.tmp', os.O_WRONLY | os.O_CREAT | os.O_TRUNC |
-                  os.O_CLOEXEC, 0o600)  # an OSError here: nothing ran
-    signal.signal(signal.SIGHUP, signal.SIG_IGN)
-    try:
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE,
-                                preexec_fn=_die_with_parent())
-    except OSError as e:
-        os.close(tmp)
-        os.unlink(record + '.tmp')
+    prctl = _prctl()
+    keeper = os.fork()
+    if keeper == 0:
+        _keep(argv, record, pending, prctl)
+    _, wstatus = os.waitpid(keeper, 0)
+    code = _status(wstatus)
+    if code == 3:
         result['rc'] = 127
-        module.fail_json(msg='cannot run %s: %s' % (argv[0], e.strerror),
-                         **result)
-    out, err = proc.communicate()
-    rc = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
-    # The record, as soon as the command has exited: a write and a rename.
-    pending['rc'] = rc
-    pending['ended'] = _now()
-    try:
-        os.write(tmp, (json.dumps(pending, sort_keys=True) + '\n').encode())
-        os.rename(record + '.tmp', record)
-        os.fsync(tmp)
-        os.close(tmp)
-        _sync_folder(os.path.dirname(record))
-    except OSError as e:
-        result['rc'] = rc
-        module.fail_json(msg='the command ended with status %d, but its '
-                         'record %s could not be kept: %s; a run again would '
-                         'run it again' % (rc, record, e.strerror), **result)
-    result.update(changed=True, rc=rc, start=pending['started'],
-                  end=pending['ended'],
-                  stdout=to_text(out, errors='surrogate_or_replace')
-                  .rstrip('\r\n'),
-                  stderr=to_text(err, errors='surrogate_or_replace')
-                  .rstrip('\r\n'))
+        module.fail_json(msg=_read_text(record + '.why'), **result)
+    if code != 0:
+        module.fail_json(msg=_read_text(record + '.why') or "the step's "
+                         'keeper ended with status %d; its record, if any, '
+                         'says whether the command ran' % code, **result)
+    ended = _read_record(record) or {}
+    rc = ended.get('rc', -1)
+    result.update(changed=True, rc=rc, start=ended.get('started'),
+                  end=ended.get('ended'),
+                  stdout=_read_text(record + '.out').rstrip('\r\n'),
+                  stderr=_read_text(record + '.err').rstrip('\r\n'))
     if rc != 0:
         module.fail_json(msg='non-zero return code', **result)
     module.exit_json(**result)

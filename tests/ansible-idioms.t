@@ -128,7 +128,8 @@ else
 fi
 
 records=$HOME/.local/state/upkit/steps/run1
-n=$(find "$records" -maxdepth 1 -type f ! -name '*.lock' 2>/dev/null | wc -l)
+n=$(find "$records" -maxdepth 1 -type f -regextype posix-extended \
+    -regex '.*/[0-9a-f]{64}' 2>/dev/null | wc -l)
 playbook forget --tags forget
 if [ "$n" -eq "$(wc -l <"$T/want-once")" ] && [ ! -e "$records" ] &&
     [ ! -s "$T/forget.ran" ]; then

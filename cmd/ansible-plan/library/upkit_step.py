@@ -257,9 +257,20 @@ def _run(module, result, argv, record):
 
 
 def _forget(module, folder, run):
+    """Remove the run's folder: renamed away first, so that hosts that
+    share it (-c local, or one home on several inventory hosts) remove
+    it once between them, and a folder half removed is never read."""
     changed = os.path.isdir(folder)
     if changed and not module.check_mode:
-        shutil.rmtree(folder)
+        doomed = '%s.forgotten.%d' % (folder, os.getpid())
+        try:
+            os.rename(folder, doomed)
+        except FileNotFoundError:
+            changed = False
+        except OSError as e:
+            module.fail_json(msg='cannot remove %s: %s' % (folder, e.strerror))
+        else:
+            shutil.rmtree(doomed)
     module.exit_json(changed=changed, run=run, msg='the records of run %s '
                      'on this host %s' % (run, 'removed' if changed else
                                           'were not there'))

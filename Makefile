@@ -85,10 +85,13 @@ UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 # actuates with actuate-ansible (-a ansible), found beside itself; its
 # advice names advice-request; --refresh takes refresh-openstack.  The
 # others in scripts/ (benchmarks, campaigns, generators) need the
-# source tree.  Ansible's callback plugin goes to $(DATADIR).
+# source tree.  Ansible's callback plugin goes to $(DATADIR), and so
+# do the module that runs each step of a playbook and its action plugin.
 SCRIPTS := actuate-ansible advice-request refresh-openstack upkit-check
 PLUGINS := cmd/ansible-report/callback_plugins/upkit_json.py \
     cmd/ansible-report/callback_plugins/upkit_progress.py
+STEP_MODULE := cmd/ansible-plan/library/upkit_step.py \
+	cmd/ansible-plan/action_plugins/upkit_step.py
 MAN1 := $(sort $(wildcard man/*.1))
 MAN5 := $(sort $(wildcard man/*.5))
 
@@ -184,9 +187,14 @@ demo: deps
 install: tools
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(MANDIR)/man5
-	install -d $(DESTDIR)$(DATADIR)/callback_plugins
+	install -d $(DESTDIR)$(DATADIR)/callback_plugins \
+	    $(DESTDIR)$(DATADIR)/library $(DESTDIR)$(DATADIR)/action_plugins
 	install -m 755 $(BINS) $(SCRIPTS:%=scripts/%) $(DESTDIR)$(BINDIR)
 	install -m 644 $(PLUGINS) $(DESTDIR)$(DATADIR)/callback_plugins
+	install -m 644 cmd/ansible-plan/library/upkit_step.py \
+	    $(DESTDIR)$(DATADIR)/library
+	install -m 644 cmd/ansible-plan/action_plugins/upkit_step.py \
+	    $(DESTDIR)$(DATADIR)/action_plugins
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5
 
@@ -194,6 +202,7 @@ uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(BINDIR)/%) \
 	    $(SCRIPTS:%=$(DESTDIR)$(BINDIR)/%) \
 	    $(PLUGINS:cmd/ansible-report/%=$(DESTDIR)$(DATADIR)/%) \
+	    $(STEP_MODULE:cmd/ansible-plan/%=$(DESTDIR)$(DATADIR)/%) \
 	    $(MAN1:man/%=$(DESTDIR)$(MANDIR)/man1/%) \
 	    $(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%)
 

@@ -33,10 +33,12 @@ for script in actuate-ansible advice-request refresh-openstack upkit-check; do
 	fi
 done
 if [ -f "$prefix/share/upkit/callback_plugins/upkit_json.py" ] &&
-    [ -f "$prefix/share/upkit/callback_plugins/upkit_progress.py" ]; then
-	pass "Ansible's callback plugins installed in share/upkit"
+    [ -f "$prefix/share/upkit/callback_plugins/upkit_progress.py" ] &&
+    [ -f "$prefix/share/upkit/library/upkit_step.py" ] &&
+    [ -f "$prefix/share/upkit/action_plugins/upkit_step.py" ]; then
+	pass "Ansible's callback plugins and the upkit_step module installed in share/upkit"
 else
-	fail "Ansible's callback plugins installed in share/upkit"
+	fail "Ansible's callback plugins and the upkit_step module installed in share/upkit"
 fi
 
 # The installed tree, moved where no path leads back to the sources.

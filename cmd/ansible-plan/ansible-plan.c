@@ -29,6 +29,7 @@ struct options {
 	int inventory;
 	const char *tasks_dir;	/* --tasks-dir, or NULL */
 	const char *replay;	/* --replay, or NULL */
+	const char *run_id;	/* --run-id, or NULL */
 };
 
 static const char usage_doc[] =
@@ -46,6 +47,9 @@ static const struct argp_option option_list[] = {
 	  "own", 0 },
 	{ "replay", 'R', "FILE", 0, "Do not run again the steps that FILE "
 	  "says an interrupted run finished; say their outcome instead", 0 },
+	{ "run-id", 'I', "RUN", 0, "The run's id, under which each host "
+	  "keeps its record of the steps that ended (letters, digits, '.', "
+	  "'_', '-'; at most 64)", 0 },
 	{ 0 }
 };
 
@@ -63,6 +67,12 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'R':
 		o->replay = arg;
+		break;
+	case 'I':
+		if (!run_id_ok(arg))
+			argp_error(state, "'%s' is not a run id (letters, "
+			    "digits, '.', '_', '-'; at most 64)", arg);
+		o->run_id = arg;
 		break;
 	case ARGP_KEY_ARG:
 		o->file = cli_one_input(state, o->file, arg);
@@ -86,7 +96,9 @@ controller(const json_t *doc)
 		kind = json_string_value(json_object_get(r, "kind"));
 		if (kind != NULL && strcmp(kind, "controller") == 0 &&
 		    json_is_string(json_object_get(r, "id")) &&
-		    host_name_ok(json_string_value(json_object_get(r, "id"))))
+		    host_name_ok(json_string_value(json_object_get(r, "id"))) &&
+		    !inventory_group_name(json_string_value(json_object_get(r,
+		    "id"))))
 			return json_string_value(json_object_get(r, "id"));
 	}
 	return NULL;
@@ -129,7 +141,7 @@ write_playbook(struct access *a, const struct options *o, const json_t *doc,
 	struct sched_list p = { NULL, NULL, 0 };
 	struct pb_files files = { o->tasks_dir, 0 };
 	json_t *by_id = NULL;
-	struct pb_names names = { controller(doc), NULL,
+	struct pb_names names = { controller(doc), o->run_id, NULL,
 		state_section(doc, SECTION_CATALOG), replay };
 	int r;
 
@@ -209,7 +221,7 @@ main(int argc, char **argv)
 {
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, 0, 0, 0 };
-	struct options o = { NULL, 0, NULL, NULL };
+	struct options o = { NULL, 0, NULL, NULL, NULL };
 	json_t *doc, *replay = NULL;
 	int status;
 

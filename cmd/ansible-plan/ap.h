@@ -14,6 +14,7 @@
 #include <yaml.h>
 
 #include "access.h"
+#include "idmap.h"
 #include "schedule.h"
 
 /* yamlw: a libyaml emitter; the first failure sticks in failed. */
@@ -45,6 +46,8 @@ void yw_quoted(struct yamlw *w, const char *s);
 int plan_collect(struct access *a, const json_t *doc, struct sched_list *p);
 /* host_name_ok: a name Ansible takes as one host, never as a pattern. */
 int host_name_ok(const char *s);
+/* run_id_ok: a run id as the upkit_step module takes it (--run-id). */
+int run_id_ok(const char *s);
 
 /* playbook.c */
 /*
@@ -60,6 +63,7 @@ struct pb_files {
 /* What the playbook takes from the rest of the document. */
 struct pb_names {
 	const char *controller;	/* where cloud-API actions go, or NULL */
+	const char *run_id;	/* --run-id, or NULL */
 	const json_t *rg_actions;	/* the resource graph's actions by id */
 	const json_t *catalog;		/* the catalog section, or NULL */
 	const json_t *replay;	/* --replay: task name -> "ok"/"failed" */
@@ -83,7 +87,35 @@ int playbook_write(struct yamlw *w, const struct sched_list *p,
 int replay_load(const char *file, json_t **finished);
 void replay_module(struct yamlw *w, const char *was);
 
+/* phases.c: the Ansible tags, as bits. */
+enum {
+	TAG_PREREQUISITE = 1 << 0, TAG_EVACUATE = 1 << 1,
+	TAG_UPGRADE = 1 << 2, TAG_ACTIVATE = 1 << 3, TAG_UNDO = 1 << 4,
+	TAG_ALWAYS = 1 << 5, TAG_NEVER = 1 << 6, TAG_FORGET = 1 << 7
+};
+/* action_tags: the tag of an action's phase; group_tags: of its actions. */
+unsigned action_tags(const json_t *action);
+unsigned group_tags(const json_t *group);
+/* yw_tags: "tags:" and the tags, in a fixed order; nothing for none. */
+void yw_tags(struct yamlw *w, unsigned tags);
+/* stage_purpose: what a stage does, in words, by its id; or NULL. */
+const char *stage_purpose(const char *stage_id);
+
+/* step.c */
+int step_is_manual(const json_t *step);
+/* step_module: the module call of a step: upkit_step, or a pause. */
+void step_module(struct yamlw *w, const json_t *step);
+/* step_run_var: the play variable upkit_run_id, when run_id is given. */
+void step_run_var(struct yamlw *w, const char *run_id);
+/* step_defaults: a play's module_defaults for upkit_step. */
+void step_defaults(struct yamlw *w);
+/* step_forget_play: the play that removes the run's records on hosts. */
+void step_forget_play(struct yamlw *w, const struct idmap *hosts,
+    const char *run_id);
+
 /* inventory.c */
 int inventory_write(struct access *a, const json_t *doc, struct yamlw *w);
+/* inventory_group_name: s names one of the inventory's groups. */
+int inventory_group_name(const char *s);
 
 #endif

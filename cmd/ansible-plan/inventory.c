@@ -3,11 +3,12 @@
  * every resource that is itself an inventory host (a host, switch,
  * router or controller; see upkit-state(5), the schedule section's
  * "host"), in system order, with its address as ansible_host when the
- * system gives one, then grouped by kind (upkit_hosts,
- * upkit_switches, upkit_routers, upkit_controllers) and by role
- * (upkit_role_compute, ...): fixed names, never from the input, and no
- * host may be called upkit_*, so that no group name can capture a
- * play's host pattern.
+ * system gives one, then grouped by role (compute, storage, network,
+ * controller) and, for the devices that are not servers, by kind
+ * (switch, router; a controller is in "controller" either way), for
+ * the operator's group_vars and --limit.  Group names are fixed, never
+ * from the input, and no host may take one, so that no host pattern
+ * names a host and a group at once.
  */
 #include <string.h>
 
@@ -20,6 +21,32 @@ is_inventory_host(enum resource_kind k)
 {
 	return k == KIND_HOST || k == KIND_SWITCH || k == KIND_ROUTER ||
 	    k == KIND_CONTROLLER;
+}
+
+/* The groups: fixed names, never from the input. */
+static const struct inventory_group {
+	const char *name;
+	int kind;		/* its members' kind, or -1 */
+	unsigned roles;		/* or one of these roles */
+} inventory_groups[] = {
+	{ "compute", -1, ROLE_COMPUTE },
+	{ "storage", -1, ROLE_STORAGE },
+	{ "network", -1, ROLE_NETWORK },
+	{ "controller", KIND_CONTROLLER, ROLE_CONTROLLER },
+	{ "switch", KIND_SWITCH, 0 },
+	{ "router", KIND_ROUTER, 0 },
+};
+#define NGROUPS (sizeof inventory_groups / sizeof inventory_groups[0])
+
+int
+inventory_group_name(const char *s)
+{
+	size_t g;
+
+	for (g = 0; g < NGROUPS; g++)
+		if (strcmp(s, inventory_groups[g].name) == 0)
+			return 1;
+	return 0;
 }
 
 static int
@@ -37,20 +64,28 @@ check_names(struct access *a, const struct sysconf *sc)
 			r = access_fail_at(a, "id", "\"%s\" is not a plain "
 			    "Ansible host name (letters, digits, '.', '-', "
 			    "'_')", sc->resources[i].id);
-		} else if (strncmp(sc->resources[i].id, "upkit_", 6) == 0) {
+		} else if (inventory_group_name(sc->resources[i].id)) {
 			access_enter_index(a, i);
-			r = access_fail_at(a, "id", "\"%s\": host names starting "
-			    "with \"upkit_\" are kept for the inventory's groups",
+			r = access_fail_at(a, "id", "\"%s\" is the name of one "
+			    "of the inventory's groups (compute, storage, "
+			    "network, controller, switch, router)",
 			    sc->resources[i].id);
 		}
 	}
 	return r;
 }
 
-/* group: the inventory hosts of kind (or, kind < 0, of role), if any. */
+static int
+in_group(const struct resource *r, const struct inventory_group *g)
+{
+	return (g->kind >= 0 && (int)r->kind == g->kind) ||
+	    (r->roles & g->roles) != 0;
+}
+
+/* group: the inventory hosts of g, if any. */
 static void
-group(struct yamlw *w, const struct sysconf *sc, const char *name, int kind,
-    unsigned role)
+group(struct yamlw *w, const struct sysconf *sc,
+    const struct inventory_group *g)
 {
 	size_t i;
 	int any = 0;
@@ -58,11 +93,10 @@ group(struct yamlw *w, const struct sysconf *sc, const char *name, int kind,
 	for (i = 0; i < sc->nresources; i++) {
 		const struct resource *r = &sc->resources[i];
 
-		if (!is_inventory_host(r->kind) ||
-		    (kind >= 0 ? (int)r->kind != kind : !(r->roles & role)))
+		if (!is_inventory_host(r->kind) || !in_group(r, g))
 			continue;
 		if (!any) {
-			yw_plain(w, name);
+			yw_plain(w, g->name);
 			yw_map(w, 0);
 			yw_plain(w, "hosts");
 			yw_map(w, 0);
@@ -102,14 +136,8 @@ write_hosts(struct yamlw *w, const struct sysconf *sc)
 	yw_end_map(w);
 	yw_plain(w, "children");
 	yw_map(w, 0);
-	group(w, sc, "upkit_hosts", KIND_HOST, 0);
-	group(w, sc, "upkit_switches", KIND_SWITCH, 0);
-	group(w, sc, "upkit_routers", KIND_ROUTER, 0);
-	group(w, sc, "upkit_controllers", KIND_CONTROLLER, 0);
-	group(w, sc, "upkit_role_compute", -1, ROLE_COMPUTE);
-	group(w, sc, "upkit_role_storage", -1, ROLE_STORAGE);
-	group(w, sc, "upkit_role_network", -1, ROLE_NETWORK);
-	group(w, sc, "upkit_role_controller", -1, ROLE_CONTROLLER);
+	for (i = 0; i < NGROUPS; i++)
+		group(w, sc, &inventory_groups[i]);
 	yw_end_map(w);
 	yw_end_map(w);
 	yw_end_map(w);

@@ -29,6 +29,14 @@
  * anchor, reached only when every action of it succeeded (a failure
  * goes to the rescue instead), and a block that requires actions runs
  * only when the flags of their blocks are set.
+ *
+ * Each block is tagged with its actions' phases (phases.c), its
+ * rescue's steps with "undo" too, so that --tags and --skip-tags pick
+ * phases; the flags keep a block from running when what it requires
+ * was left out.  Each step runs through the upkit_step module
+ * (step.c), which keeps a record on its host so that no command runs
+ * twice in a run: run the playbook again, with more tags or after a
+ * kill, and what ended is reported, not run again.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -48,7 +56,10 @@ struct pb {
 	long *block_of;		/* beside action_ids: the block it is in */
 	const char **anchors;	/* block -> its anchor */
 	unsigned char *required;	/* block -> some block requires it */
+	unsigned *tags;		/* block -> its tags (phases.c) */
+	struct idmap step_hosts;	/* every host a step runs on */
 	const char *controller;	/* where cloud-API actions run, or NULL */
+	const char *run_id;	/* --run-id, or NULL */
 	const json_t *rg_actions;	/* resource graph action id -> action */
 	const json_t *catalog;		/* the catalog section, or NULL */
 	const json_t *replay;	/* finished steps, or NULL (replay.c) */
@@ -84,12 +95,6 @@ anchor(const json_t *group)
 }
 
 static int
-has_manual(const json_t *step)
-{
-	return json_object_get(step, "manual") != NULL;
-}
-
-static int
 stage_has_manual(const json_t *stage)
 {
 	const json_t *g, *act, *u;
@@ -97,39 +102,15 @@ stage_has_manual(const json_t *stage)
 
 	json_array_foreach(json_object_get(stage, "groups"), i, g)
 		json_array_foreach(json_object_get(g, "actions"), j, act) {
-			if (has_manual(act) ||
+			if (step_is_manual(act) ||
 			    (json_object_get(act, "on_failure") != NULL &&
-			    has_manual(json_object_get(act, "on_failure"))))
+			    step_is_manual(json_object_get(act, "on_failure"))))
 				return 1;
 			json_array_foreach(json_object_get(act, "undo"), k, u)
-				if (has_manual(u))
+				if (step_is_manual(u))
 					return 1;
 		}
 	return 0;
-}
-
-/* command: a step's module call: its argv, or a pause if manual. */
-static void
-command(struct yamlw *w, const json_t *step)
-{
-	const json_t *v;
-	size_t i;
-
-	if (has_manual(step)) {
-		yw_plain(w, "ansible.builtin.pause");
-		yw_map(w, 0);
-		key_unsafe(w, "prompt", str(step, "manual"));
-		yw_end_map(w);
-		return;
-	}
-	yw_plain(w, "ansible.builtin.command");
-	yw_map(w, 0);
-	yw_plain(w, "argv");
-	yw_seq(w, 1);
-	json_array_foreach(json_object_get(step, "argv"), i, v)
-		yw_unsafe(w, json_string_value(v));
-	yw_end_seq(w);
-	yw_end_map(w);
 }
 
 /* cloud_api: an action (and so its undo and replacement) that calls
@@ -147,7 +128,8 @@ cloud_api(const json_t *action)
  * task: one step of action (the action itself, an undo step or its
  * replacement) as a task, named for a person (sched_task_name()).  reg
  * > 0 registers its result; cond, when given, is the condition on an
- * earlier registered result.  Cloud-API steps go to the controller.
+ * earlier registered result, and makes the step one of the rescue's,
+ * tagged "undo".  Cloud-API steps go to the controller.
  */
 static void
 task(struct pb *b, const json_t *step, const json_t *action,
@@ -178,9 +160,14 @@ task(struct pb *b, const json_t *step, const json_t *action,
 	if (was != NULL)
 		replay_module(w, was);
 	else
-		command(w, step);
-	if (!has_manual(step) && strcmp(where, anchor_host) != 0)
-		key_unsafe(w, "delegate_to", where);
+		step_module(w, step);
+	if (!step_is_manual(step)) {
+		(void)idmap_add(&b->step_hosts, where);
+		if (strcmp(where, anchor_host) != 0)
+			key_unsafe(w, "delegate_to", where);
+	}
+	if (cond != NULL)
+		yw_tags(w, TAG_UNDO);
 	if (reg > 0) {
 		snprintf(buf, sizeof buf, "upkit_r%ld", reg);
 		key_plain(w, "register", buf);
@@ -194,12 +181,18 @@ rescue(struct pb *b, const json_t *group, const char *host, long first_reg)
 {
 	const json_t *actions = json_object_get(group, "actions"), *act, *u;
 	size_t n = json_array_size(actions), i, k;
+	char *name = sched_format("undo what group %s completed",
+	    str(group, "id"));
 
 	yw_plain(b->w, "rescue");
 	yw_seq(b->w, 0);
-	/* Never empty: an empty rescue would let the failure through. */
+	/*
+	 * Never empty: an empty rescue would let the failure through; and
+	 * not tagged "undo", so that --skip-tags undo still rescues.
+	 */
 	yw_map(b->w, 0);
-	key_plain(b->w, "name", "resource-level undo");
+	key_unsafe(b->w, "name", name);
+	free(name);
 	yw_plain(b->w, "ansible.builtin.debug");
 	yw_map(b->w, 0);
 	key_unsafe(b->w, "msg", str(group, "id"));
@@ -258,13 +251,15 @@ block_when(const struct pb *b, const json_t *group)
 
 /* done_flag: the last task of a required block records its success. */
 static void
-done_flag(struct pb *b, long k)
+done_flag(struct pb *b, const json_t *group, long k)
 {
-	char name[32];
+	char name[32], *task_name = sched_format("note that group %s "
+	    "succeeded", str(group, "id"));
 
 	snprintf(name, sizeof name, "upkit_ok%ld", k);
 	yw_map(b->w, 0);
-	key_plain(b->w, "name", "upkit: the block succeeded");
+	key_unsafe(b->w, "name", task_name);
+	free(task_name);
 	yw_plain(b->w, "ansible.builtin.set_fact");
 	yw_map(b->w, 0);
 	key_plain(b->w, name, "true");
@@ -295,12 +290,13 @@ group_block(struct pb *b, const json_t *group)
 		key_unsafe(w, "upkit_anchor", host);
 		yw_end_map(w);
 	}
+	yw_tags(w, b->tags[k]);
 	yw_plain(w, "block");
 	yw_seq(w, 0);
 	json_array_foreach(json_object_get(group, "actions"), i, act)
 		task(b, act, act, host, ++b->reg, NULL, 0);
 	if (b->required[k])
-		done_flag(b, k);
+		done_flag(b, group, k);
 	yw_end_seq(w);
 	rescue(b, group, host, first);
 	yw_end_map(w);
@@ -353,12 +349,13 @@ group_file(struct pb *b, const json_t *group, long k)
 }
 
 /*
- * include_files: the play's tasks in files mode: each host of the play
- * includes the files of its own groups, in order (upkit_tasks maps the
- * host to them), so no host ever sees, or skips, another's tasks.
+ * files_var: the play variable of files mode, upkit_tasks, which maps
+ * each host of the play to the files of its own groups, in order; the
+ * play's one task includes them (include_task), so no host ever sees,
+ * or skips, another's tasks.
  */
 static void
-include_files(struct pb *b, const json_t *stage)
+files_var(struct pb *b, const json_t *stage)
 {
 	struct yamlw *w = b->w;
 	struct idmap hosts;
@@ -377,8 +374,6 @@ include_files(struct pb *b, const json_t *stage)
 		json_array_append_new(json_array_get(files, (size_t)x),
 		    json_integer(k++));
 	}
-	yw_plain(w, "vars");
-	yw_map(w, 0);
 	yw_plain(w, "upkit_tasks");
 	yw_map(w, 0);
 	for (i = 0; i < hosts.count; i++) {
@@ -396,11 +391,22 @@ include_files(struct pb *b, const json_t *stage)
 		yw_end_seq(w);
 	}
 	yw_end_map(w);
-	yw_end_map(w);
+	json_decref(files);
+	idmap_free(&hosts);
+}
+
+/*
+ * include_task: the play's one task in files mode, tagged "always", so
+ * that --tags and --skip-tags select among the tasks it includes, by
+ * their own tags, rather than all or none.
+ */
+static void
+include_task(struct yamlw *w)
+{
 	yw_plain(w, "tasks");
 	yw_seq(w, 0);
 	yw_map(w, 0);
-	key_plain(w, "name", "upkit: the groups of this host");
+	key_plain(w, "name", "run the groups of this host");
 	yw_plain(w, "ansible.builtin.include_tasks");
 	yw_map(w, 0);
 	key_plain(w, "file", "{{ upkit_file }}");
@@ -410,10 +416,9 @@ include_files(struct pb *b, const json_t *stage)
 	yw_map(w, 0);
 	key_plain(w, "loop_var", "upkit_file");
 	yw_end_map(w);
+	yw_tags(w, TAG_ALWAYS);
 	yw_end_map(w);
 	yw_end_seq(w);
-	json_decref(files);
-	idmap_free(&hosts);
 }
 
 static void
@@ -443,13 +448,12 @@ play(struct pb *b, const json_t *sched, const json_t *stage)
 	    "concurrency"));
 	const json_t *g;
 	size_t i, anchors;
-	char *name;
-	size_t len;
+	const char *purpose = stage_purpose(str(stage, "id"));
+	char *name = sched_format("%s %s%s%s", str(sched, "id"),
+	    str(stage, "id"), purpose != NULL ? ": " : "",
+	    purpose != NULL ? purpose : "");
 
 	yw_map(w, 0);
-	len = strlen(str(sched, "id")) + strlen(str(stage, "id")) + 2;
-	name = xmalloc(len);
-	snprintf(name, len, "%s %s", str(sched, "id"), str(stage, "id"));
 	key_unsafe(w, "name", name);
 	free(name);
 	play_hosts(w, stage, &anchors);
@@ -459,8 +463,17 @@ play(struct pb *b, const json_t *sched, const json_t *stage)
 		yw_plain(w, "serial");
 		yw_long(w, (long)conc);
 	}
+	if (b->run_id != NULL || b->files != NULL) {
+		yw_plain(w, "vars");
+		yw_map(w, 0);
+		step_run_var(w, b->run_id);
+		if (b->files != NULL)
+			files_var(b, stage);
+		yw_end_map(w);
+	}
+	step_defaults(w);
 	if (b->files != NULL) {
-		include_files(b, stage);
+		include_task(w);
 		json_array_foreach(json_object_get(stage, "groups"), i, g)
 			if (json_array_size(json_object_get(g, "actions")) > 0)
 				group_file(b, g, b->block);
@@ -505,7 +518,7 @@ nothing_to_run(struct yamlw *w)
 	yw_end_map(w);
 }
 
-/* index_group: block k's anchor and actions; mark what it requires. */
+/* index_group: block k's anchor, actions and tags; mark what it requires. */
 static void
 index_group(struct pb *b, const json_t *group, long k)
 {
@@ -514,6 +527,7 @@ index_group(struct pb *b, const json_t *group, long k)
 	long x;
 
 	b->anchors[k] = anchor(group);
+	b->tags[k] = group_tags(group);
 	json_array_foreach(json_object_get(group, "actions"), i, v) {
 		x = idmap_add(&b->action_ids, str(v, "id"));
 		b->block_of = xreallocarray(b->block_of, (size_t)x + 1,
@@ -536,6 +550,7 @@ index_blocks(struct pb *b, const struct sched_list *p)
 		json_array_foreach(json_object_get(p->sched[i], "stages"), j, st)
 			n += json_array_size(json_object_get(st, "groups"));
 	b->anchors = xcalloc(n, sizeof *b->anchors);
+	b->tags = xcalloc(n, sizeof *b->tags);
 	b->required = xcalloc(n, 1);
 	n = 0;
 	for (i = 0; i < p->n; i++)
@@ -551,13 +566,14 @@ playbook_write(struct yamlw *w, const struct sched_list *p,
     const struct pb_names *names, const struct pb_files *files)
 {
 	struct pb b = { .w = w, .controller = names->controller,
-		.rg_actions = names->rg_actions, .catalog = names->catalog,
-		.replay = names->replay,
+		.run_id = names->run_id, .rg_actions = names->rg_actions,
+		.catalog = names->catalog, .replay = names->replay,
 		.files = files };
 	const json_t *st;
 	size_t i, j, plays = 0;
 
 	idmap_init(&b.action_ids);
+	idmap_init(&b.step_hosts);
 	index_blocks(&b, p);
 	yw_seq(w, 0);
 	for (i = 0; i < p->n; i++)
@@ -568,10 +584,14 @@ playbook_write(struct yamlw *w, const struct sched_list *p,
 			}
 	if (plays == 0)
 		nothing_to_run(w);
+	else if (b.step_hosts.count > 0)
+		step_forget_play(w, &b.step_hosts, b.run_id);
 	yw_end_seq(w);
 	idmap_free(&b.action_ids);
+	idmap_free(&b.step_hosts);
 	free(b.block_of);
 	free(b.anchors);
+	free(b.tags);
 	free(b.required);
 	return b.failed ? -1 : 0;
 }

@@ -10,8 +10,8 @@
  * the linear strategy and once per host under "free", so outcomes are
  * merged over every entry and every host: a task skipped on the hosts
  * it is not for and run on its anchor ran.  Only module runs count
- * (command and pause): ansible-plan's own helper tasks never stand for
- * an action, whatever their name.
+ * (upkit_step, command and pause): ansible-plan's own helper tasks
+ * never stand for an action, whatever their name.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +21,8 @@
 #include "xalloc.h"
 
 /*
- * counts: a module that runs a step: its command, its pause, or what
+ * counts: a module that runs a step: ansible-plan's upkit_step (or the
+ * command module, as playbooks ran before it), its pause, or what
  * ansible-plan --replay puts in its place when an interrupted run had
  * finished it (debug: it succeeded, fail: it failed).  Results are
  * found by the step's task name, which no other task has.
@@ -29,9 +30,9 @@
 static int
 counts(const char *action)
 {
-	static const char *const modules[] = { "ansible.builtin.command",
-		"command", "ansible.builtin.pause", "pause",
-		"ansible.builtin.debug", "ansible.builtin.fail", NULL };
+	static const char *const modules[] = { "upkit_step",
+		"ansible.builtin.command", "command", "ansible.builtin.pause",
+		"pause", "ansible.builtin.debug", "ansible.builtin.fail", NULL };
 	size_t i;
 
 	for (i = 0; action != NULL && modules[i] != NULL; i++)

@@ -15,7 +15,7 @@ mkdir -p "$HOME" "$T/tmp"
 # order DIR: the commands that ran, in the order they started.
 order() {
 	jq -r '[.plays[].tasks[] | select(any(.hosts[];
-	    .action == "ansible.builtin.command" and .skipped != true))
+	    .action == "upkit_step" and .skipped != true and has("cmd")))
 	    | {s: .task.duration.start, n: .task.name}] | sort_by(.s) | .[].n' \
 	    "$1/ansible.json"
 }

@@ -41,7 +41,7 @@ for i in $(seq 2 "$n"); do
 done
 echo "== iteration 3's commands in the order they ran"
 order "$cloud"
-echo "== iteration 2's inventory, from a system without node4: $(ansible-plan -i "$state/iter-2/4-migrations.json" | grep -c '"node4"') lines name node4 (all, upkit_hosts, upkit_role_compute)"
+echo "== iteration 2's inventory, from a system without node4: $(ansible-plan -i "$state/iter-2/4-migrations.json" | grep -c '"node4"') lines name node4 (all, compute)"
 echo "== system after iteration 2: $(jq -c '[.report.system.resources[] | select(.id == "node4" or .id == "hv4")], [.report.system.dependencies[] | select(.dependent == "hv4")]' "$state/iter-2/5-report.json")"
 echo "== system at the end: $(jq -c '[.system.resources[].id]' "$state/iter-$n/1-rg.json")"
 jq -c '{outcome, temporary: (.temporary | {hosts, released, host_hours: (.host_hours | type), each: [.each[] | {id, released}]})}' "$state/summary.json"

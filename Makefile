@@ -95,8 +95,8 @@ STEP_MODULE := cmd/ansible-plan/library/upkit_step.py \
 MAN1 := $(sort $(wildcard man/*.1))
 MAN5 := $(sort $(wildcard man/*.5))
 
-.PHONY: all check check-run demo install uninstall clean deps deps-check \
-	tools units fuzz
+.PHONY: all check check-run check-builds check-build-plain check-build-san \
+	demo install uninstall clean deps deps-check tools units fuzz
 .DEFAULT_GOAL := all
 # Keep unit-test objects: they are intermediate files to make otherwise.
 .SECONDARY:
@@ -165,10 +165,48 @@ deps:
 deps-check:
 	@scripts/install-deps check
 
-# check: the suite on the normal build, then on the sanitized one.
+# check: both builds, then the suite on each, in one prove -j2 (two
+# cores) that runs the two builds' tests side by side: tests/run
+# BUILD:FILE gives a test its build ("plain" is build/, "san" is
+# build-san/, ASan+UBSan).  A test that skips itself on the sanitized
+# build ("SKIP plain build only": it runs no C code that the sanitized
+# suite does not run otherwise, see its header) is run on the plain
+# build only, and tests/cases.t is cut into shards, run one case at a
+# time, so that both cores stay busy to the end.  The longest run first
+# (docs/test-suite-time.md has the times): prove starts them in this
+# order.  check-run runs the suite on one build, $(B), as before.
+CHECK_TESTS := $(sort $(wildcard tests/*.t))
+CHECK_PLAIN_ONLY := $(shell grep -l 'SKIP plain build only' $(CHECK_TESTS))
+CHECK_SAN_TESTS := $(filter-out $(CHECK_PLAIN_ONLY),$(CHECK_TESTS))
+CHECK_SHARDS_PLAIN := 4
+CHECK_SHARDS_SAN := 10
+check_shards = $(foreach k,$(shell seq 1 $(2)),$(1):tests/cases.t@$(k)/$(2))
+CHECK_SPECS := $(call check_shards,plain,$(CHECK_SHARDS_PLAIN)) \
+	$(call check_shards,san,$(CHECK_SHARDS_SAN)) \
+	$(patsubst %,plain:%,$(filter-out tests/cases.t,$(CHECK_TESTS))) \
+	$(patsubst %,san:%,$(filter-out tests/cases.t,$(CHECK_SAN_TESTS))) \
+	$(patsubst %,plain:unit/%,$(notdir $(UNIT_SRC:.c=))) \
+	$(patsubst %,san:unit/%,$(notdir $(UNIT_SRC:.c=)))
+CHECK_FIRST := plain:tests/kill-campaign.t san:tests/failure-campaign.t \
+	plain:tests/osu-nats.t san:tests/osu-nats.t plain:tests/ansible-fig1.t \
+	$(filter san:tests/cases.t@%,$(CHECK_SPECS)) plain:tests/examples.t \
+	$(filter plain:tests/cases.t@%,$(CHECK_SPECS)) \
+	plain:tests/failure-campaign.t san:tests/tools.t
+CHECK_ORDER := $(filter $(CHECK_SPECS),$(CHECK_FIRST)) \
+	$(filter-out $(CHECK_FIRST),$(CHECK_SPECS))
+# make check runs its builds two jobs at a time unless told otherwise.
+CHECK_J = $(if $(filter -j%,$(MAKEFLAGS)),,-j2)
+
 check: deps-check
-	@$(MAKE) --no-print-directory check-run
-	@$(MAKE) --no-print-directory SANITIZE=address,undefined check-run
+	@$(MAKE) --no-print-directory $(CHECK_J) check-builds
+	@prove -j2 -f --timer --exec $(CURDIR)/tests/run $(CHECK_ORDER)
+
+# Both builds at once, sharing make's jobs.
+check-builds: check-build-plain check-build-san
+check-build-plain:
+	@$(MAKE) --no-print-directory SANITIZE= all
+check-build-san:
+	@$(MAKE) --no-print-directory SANITIZE=address,undefined all
 
 check-run: all
 	@UPKIT_BIN=$(CURDIR)/$(B)/bin UPKIT_UNIT=$(CURDIR)/$(B)/unit \

@@ -17,8 +17,17 @@
 # The cases run UPKIT_JOBS at a time (default 2, one per core), each
 # job in a scratch folder of its own; the results are reported in the
 # order of the cases, so the output is the same whatever the timing.
+# UPKIT_SHARD=K/N runs only every Nth of those cases from the Kth, so
+# that N runs of this file, in parallel (make check: tests/run), run
+# each case once:
+#   UPKIT_SHARD=2/6 UPKIT_JOBS=1 prove tests/cases.t
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+
+# same FILE GOT: whether GOT holds what the case's FILE says (no FILE:
+# nothing).  want FILE: FILE, or /dev/null when the case has none.
+same() { if [ -f "$1" ]; then cmp -s "$1" "$2"; else [ ! -s "$2" ]; fi; }
+want() { if [ -f "$1" ]; then echo "$1"; else echo /dev/null; fi; }
 
 run_case() {
 	dir=$1 name=$2 tool=$3
@@ -35,40 +44,54 @@ run_case() {
 			"$tool" "$@" <"$input"
 		} <args) >"$T/out" 2>"$T/err"
 	fi
-	echo $? >"$T/status"
+	got=$?
 	set -e
 	if [ "${UPKIT_REGEN:-}" = 1 ]; then
-		regen "$dir"
+		regen "$dir" "$got"
 	fi
 	want_status=0
-	[ -f "$dir/status" ] && want_status=$(cat "$dir/status")
-	[ -f "$dir/stdout" ] && cp "$dir/stdout" "$T/want.out" || : >"$T/want.out"
-	[ -f "$dir/stderr" ] && cp "$dir/stderr" "$T/want.err" || : >"$T/want.err"
-	got=$(cat "$T/status")
-	if [ "$got" = "$want_status" ] && cmp -s "$T/want.out" "$T/out" &&
-	    cmp -s "$T/want.err" "$T/err"; then
+	if [ -f "$dir/status" ]; then read -r want_status <"$dir/status" || :; fi
+	if [ "$got" = "$want_status" ] && same "$dir/stdout" "$T/out" &&
+	    same "$dir/stderr" "$T/err"; then
 		echo "ok $name"
 		return
 	fi
 	echo "not ok $name"
 	[ "$got" = "$want_status" ] || echo "#   exit status $got, expected $want_status"
-	diff -u "$T/want.out" "$T/out" | sed 's/^/#   /' | head -40 || true
-	diff -u "$T/want.err" "$T/err" | sed 's/^/#   /' | head -20 || true
+	diff -u "$(want "$dir/stdout")" "$T/out" | sed 's/^/#   /' | head -40 || true
+	diff -u "$(want "$dir/stderr")" "$T/err" | sed 's/^/#   /' | head -20 || true
 }
 
+# regen DIR STATUS: the case's expected files from what it did now.
 regen() {
 	if [ -s "$T/out" ]; then cp "$T/out" "$1/stdout"; else rm -f "$1/stdout"; fi
 	if [ -s "$T/err" ]; then cp "$T/err" "$1/stderr"; else rm -f "$1/stderr"; fi
-	if [ "$(cat "$T/status")" != 0 ]; then cp "$T/status" "$1/status"; else rm -f "$1/status"; fi
+	if [ "$2" != 0 ]; then echo "$2" >"$1/status"; else rm -f "$1/status"; fi
 }
 
-# The cases to run, one folder a line.
+# The cases to run, one folder a line: those UPKIT_CASES matches, then
+# those of the shard.
+shard=${UPKIT_SHARD:-1/1}
+shard_k=${shard%/*} shard_n=${shard#*/}
+case $shard in
+*[!0-9/]* | */*/* | 0* | */0*) shard_n=0 ;;
+[0-9]*/[0-9]*) ;;
+*) shard_n=0 ;;
+esac
+if [ "$shard_n" -eq 0 ] || [ "$shard_k" -gt "$shard_n" ]; then
+	echo "cases.t: UPKIT_SHARD: '$shard' is not K/N, with 1 <= K <= N" >&2
+	exit 1
+fi
+m=0
 for dir in "$top"/tests/*/*/; do
 	dir=${dir%/}
 	[ -f "$dir/args" ] || [ -f "$dir/cmd" ] || continue
-	name="$(basename "$(dirname "$dir")")/$(basename "$dir")"
+	name=${dir%/*}
+	name=${name##*/}/${dir##*/}
 	# shellcheck disable=SC2254 # the pattern is meant to match
 	case $name in ${UPKIT_CASES:-*}) ;; *) continue ;; esac
+	m=$((m + 1))
+	[ $(((m - 1) % shard_n + 1)) -eq "$shard_k" ] || continue
 	echo "$dir"
 done >"$T/cases"
 
@@ -80,9 +103,9 @@ run_job() {
 	while IFS= read -r dir; do
 		i=$((i + 1))
 		[ $(((i - 1) % n)) -eq "$k" ] || continue
-		tool=$(basename "$(dirname "$dir")")
-		run_case "$dir" "$tool/$(basename "$dir")" "$tool" \
-		    >"${T%/job*}/verdict.$i"
+		tool=${dir%/*}
+		tool=${tool##*/}
+		run_case "$dir" "$tool/${dir##*/}" "$tool" >"${T%/job*}/verdict.$i"
 	done <"${T%/job*}/cases"
 }
 
@@ -97,10 +120,10 @@ wait
 i=0
 while IFS= read -r dir; do
 	i=$((i + 1))
-	{ IFS= read -r verdict; cat; } <"$T/verdict.$i" >"$T/diag"
+	IFS= read -r verdict <"$T/verdict.$i"
 	case $verdict in
 	"ok "*) pass "${verdict#ok }" ;;
-	*) fail "${verdict#not ok }"; cat "$T/diag" >&2 ;;
+	*) fail "${verdict#not ok }"; sed 1d "$T/verdict.$i" >&2 ;;
 	esac
 done <"$T/cases"
 done_testing

@@ -13,9 +13,6 @@
 #include "bs.h"
 #include "cli.h"
 #include "exitcodes.h"
-#include "jarena.h"
-#include "jshare.h"
-#include "jtext.h"
 #include "load.h"
 #include "output.h"
 #include "sla.h"
@@ -51,6 +48,7 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		state->child_inputs[0] = &o->failover;
 		state->child_inputs[1] = &o->output;
 		state->child_inputs[2] = &o->reservation;
+		state->child_inputs[3] = &o->in;
 		break;
 	case 'D':
 	case 'd':
@@ -61,9 +59,6 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'm':
 		o->max_freed = cli_long(state, "--max-freed", arg, 0, 1000000000);
-		break;
-	case ARGP_KEY_ARG:
-		o->file = cli_one_input(state, o->file, arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -133,8 +128,9 @@ bs_free(struct bs *b)
 }
 
 static int
-select_batch(const struct options *o, json_t *doc)
+select_batch(void *options, json_t *doc)
 {
+	const struct options *o = options;
 	struct access a;
 	struct bs b;
 	json_t *sched;
@@ -143,7 +139,7 @@ select_batch(const struct options *o, json_t *doc)
 	memset(&b, 0, sizeof b);
 	b.o = o;
 	b.a = &a;
-	access_init(&a, load_name(o->file));
+	access_init(&a, load_name(o->in.file));
 	if (plan_inputs_load(&a, doc, &b.in) == 0) {
 		index_graphs(&b);
 		cloud_init(&b.cl, &b.in.sc);
@@ -170,10 +166,13 @@ main(int argc, char **argv)
 	static const struct argp_child children[] = {
 		{ &failover_argp, 0, "Failover reservation F:", 0 },
 		{ &output_argp, 0, 0, 0 },
-		{ &scaling_argp, 0, "Scaling reservation:", 0 }, { 0 }
+		{ &scaling_argp, 0, "Scaling reservation:", 0 },
+		{ &stage_input_argp, 0, 0, 0 }, { 0 }
 	};
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
+	static const struct stage stage = { &argp, STAGE_PIPELINE,
+		select_batch };
 	/*
 	 * plan_inputs_load's sections but the system and the two graphs,
 	 * whose bulk is read from its text an element at a time (sysconf.h,
@@ -181,21 +180,9 @@ main(int argc, char **argv)
 	 * (jtext.h)
 	 */
 	static const char *const reads[] = { "catalog", NULL };
-	struct options o = { .reservation = SLA_RESERVE_EXACT, .max_freed = -1,
+	struct options o = { .in.reads = reads,
+	    .reservation = SLA_RESERVE_EXACT, .max_freed = -1,
 	    .failover = FAILOVER_OPTS_DEFAULT };
-	json_t *doc;
-	int status;
 
-	cli_init(argv);
-	jarena_start();
-	argp_parse(&argp, argc, argv, 0, NULL, &o);
-	status = load_document_reading(o.file, reads, &doc);
-	if (status == EXIT_OK) {
-		status = select_batch(&o, doc);
-		jarena_drop(doc);
-	}
-	jshare_clear();
-	jtext_end();
-	jarena_end();
-	return output_close(status);
+	return stage_main(&stage, &o, &o.in, argc, argv);
 }

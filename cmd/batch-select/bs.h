@@ -16,6 +16,7 @@
 #include "digraph.h"
 #include "idmap.h"
 #include "output.h"
+#include "stage.h"
 #include "plan_inputs.h"
 #include "rgraph.h"
 #include "sla.h"
@@ -24,7 +25,7 @@
 #define NONE ((size_t)-1)
 
 struct options {
-	const char *file;
+	struct stage_input in;	/* FILE, and the sections read */
 	enum sla_reservation reservation;	/* --reservation */
 	long dedicated;		/* -d: compute hosts dedicated to the upgrade */
 	long parallel;		/* -j: concurrency limit, 0: none */

@@ -11,7 +11,7 @@
 
 #include "bs.h"
 #include "exitcodes.h"
-#include "jarena.h"
+#include "docsession.h"
 #include "jshare.h"
 #include "jtext.h"
 #include "jwriter.h"
@@ -489,24 +489,24 @@ compact_text(const json_t *v, size_t *len)
  * move_group: move i's group, which needs the earlier moves it relies
  * on, appended to groups as its text.  At 100,000 hosts the moves'
  * groups are most of the schedule and would cost a gigabyte as values;
- * each is built in a jarena scope, written, and let go of.
+ * each is built in a document session scope, written, and let go of.
  */
 static void
 move_group(struct bs *b, json_t *groups, const struct migration *m,
     const struct placed_move *pm, const struct move_index *x, size_t i)
 {
-	struct jarena_scope scope;
+	struct docsession_scope scope;
 	const char *text;
 	json_t *one, *stand_in;
 	size_t len;
 
-	jarena_enter(&scope);
+	docsession_enter(&scope);
 	one = json_array();
 	json_array_append_new(sched_group(one, m->vm),
 	    migration_action(&b->in.cat, m));
 	require_moves(one, b, pm, x, i);
 	text = compact_text(json_array_get(one, 0), &len);
-	jarena_leave(&scope, one);
+	docsession_leave(&scope, one);
 	stand_in = json_object();
 	jtext_keep_deep(stand_in, text, len);
 	json_array_append_new(groups, stand_in);

@@ -7,17 +7,15 @@
 #include <argp.h>
 #include <stdio.h>
 
-#include "cli.h"
 #include "coarsen.h"
 #include "exitcodes.h"
-#include "jarena.h"
-#include "jtext.h"
 #include "load.h"
 #include "output.h"
+#include "stage.h"
 #include "state.h"
 
 struct options {
-	const char *file;
+	struct stage_input in;	/* FILE, and the sections read */
 	int dot;
 	struct output_opts output;	/* -c */
 };
@@ -41,16 +39,15 @@ parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct options *o = state->input;
 
+	(void)arg;
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->output;
+		state->child_inputs[1] = &o->in;
 		break;
 	case 'g':
 	case 'd':
 		o->dot = 1;
-		break;
-	case ARGP_KEY_ARG:
-		o->file = cli_one_input(state, o->file, arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -76,8 +73,9 @@ write_result(const struct options *o, json_t *doc, const struct cgraph *cg)
 
 /* coarsen: read the RG of doc, contract it, write the result. */
 static int
-coarsen(const struct options *o, json_t *doc)
+coarsen(void *options, json_t *doc)
 {
+	const struct options *o = options;
 	struct access a;
 	struct rgraph rg;
 	struct unionfind uf = { 0 };
@@ -85,7 +83,7 @@ coarsen(const struct options *o, json_t *doc)
 	json_t *sec;
 	int status = EXIT_DATAERR;
 
-	access_init(&a, load_name(o->file));
+	access_init(&a, load_name(o->in.file));
 	rgraph_init(&rg);
 	if (state_check(&a, doc) == 0 &&
 	    state_require(&a, doc, SECTION_RESOURCE_GRAPH, &sec) == 0) {
@@ -109,28 +107,18 @@ int
 main(int argc, char **argv)
 {
 	static const struct argp_child children[] = {
-		{ &output_argp, 0, 0, 0 }, { 0 }
+		{ &output_argp, 0, 0, 0 }, { &stage_input_argp, 0, 0, 0 },
+		{ 0 }
 	};
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
+	static const struct stage stage = { &argp, STAGE_PIPELINE, coarsen };
 	/*
 	 * Every section passes through as text (jtext.h); the resource
 	 * graph is read from its text a vertex at a time (rgraph.h).
 	 */
 	static const char *const reads[] = { NULL };
-	struct options o = { 0 };
-	json_t *doc;
-	int status;
+	struct options o = { .in.reads = reads };
 
-	cli_init(argv);
-	jarena_start();
-	argp_parse(&argp, argc, argv, 0, NULL, &o);
-	status = load_document_reading(o.file, reads, &doc);
-	if (status == EXIT_OK) {
-		status = coarsen(&o, doc);
-		jarena_drop(doc);
-	}
-	jtext_end();
-	jarena_end();
-	return output_close(status);
+	return stage_main(&stage, &o, &o.in, argc, argv);
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "exitcodes.h"
-#include "jarena.h"
+#include "docsession.h"
 #include "load.h"
 #include "rgb.h"
 #include "state.h"
@@ -207,9 +207,9 @@ rgb_free(struct rgb *b)
 	rgraph_free(&b->out);
 	sysconf_free(&b->sc);
 	catalog_free(&b->cat);
-	jarena_drop(b->system_sec);
-	jarena_drop(b->catalog_sec);
-	jarena_drop(b->undo_requests);
-	jarena_drop(b->request_docs);
-	jarena_drop(b->doc);
+	docsession_drop(b->system_sec);
+	docsession_drop(b->catalog_sec);
+	docsession_drop(b->undo_requests);
+	docsession_drop(b->request_docs);
+	docsession_drop(b->doc);
 }

@@ -15,13 +15,12 @@
 #include "answer_file.h"
 #include "cli.h"
 #include "exitcodes.h"
-#include "jarena.h"
-#include "jtext.h"
-#include "jshare.h"
+#include "docsession.h"
 #include "load.h"
 #include "output.h"
 #include "progress.h"
 #include "rgb.h"
+#include "stage.h"
 #include "state.h"
 #include "xalloc.h"
 
@@ -58,6 +57,8 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->output;
+		/* every argument could be a -r */
+		o->requests = xcalloc((size_t)state->argc, sizeof *o->requests);
 		break;
 	case 's':
 		o->system = arg;
@@ -257,27 +258,18 @@ write_result(struct rgb *b)
 		status = output_json_with(b->doc, &b->opt->output,
 	    state_section(b->doc, SECTION_RESOURCE_GRAPH), rgraph_write,
 	    &b->out);
-	jarena_drop(old);
+	docsession_drop(old);
 	return status;
 }
 
-int
-main(int argc, char **argv)
+/* build: the resource graph from the inputs the options name. */
+static int
+build(void *options, json_t *no_input)
 {
-	static const struct argp_child children[] = {
-		{ &output_argp, 0, 0, 0 }, { 0 }
-	};
-	static const struct argp argp = { option_list, parse_opt, "[FILE]",
-		usage_doc, children, 0, 0 };
-	struct options o = { 0 };
-	struct rgb b = { 0 };
+	struct rgb b = { .opt = options };
 	int status;
 
-	cli_init(argv);
-	jarena_start();
-	o.requests = xcalloc((size_t)argc, sizeof *o.requests);
-	argp_parse(&argp, argc, argv, 0, NULL, &o);
-	b.opt = &o;
+	(void)no_input;
 	b.undo_requests = json_array();
 	b.request_docs = json_array();
 	request_model_init(&b.model);
@@ -290,9 +282,21 @@ main(int argc, char **argv)
 	free(b.lv);
 	free(b.arrived);
 	rgb_free(&b);
-	jshare_clear();
-	jtext_end();
-	jarena_end();
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct argp_child children[] = {
+		{ &output_argp, 0, 0, 0 }, { 0 }
+	};
+	static const struct argp argp = { option_list, parse_opt, "[FILE]",
+		usage_doc, children, 0, 0 };
+	static const struct stage stage = { &argp, STAGE_PIPELINE, build };
+	struct options o = { 0 };
+	int status = stage_main(&stage, &o, NULL, argc, argv);
+
 	free(o.requests);
-	return answer_file_close(output_close(status));
+	return status;
 }

@@ -14,7 +14,7 @@
 
 #include "durable.h"
 #include "exitcodes.h"
-#include "jtext.h"
+#include "docsession.h"
 #include "load.h"
 #include "loop.h"
 #include "xalloc.h"
@@ -236,5 +236,9 @@ void
 done_reading(json_t *doc)
 {
 	json_decref(doc);
-	jtext_end();
+	/*
+	 * The text it kept goes with it: the loop reads many documents in
+	 * the one session its main opens.
+	 */
+	jtext_table_free(&docsession_needed("done_reading")->texts);
 }

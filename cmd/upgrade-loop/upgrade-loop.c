@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "docsession.h"
 #include "exitcodes.h"
 #include "loop.h"
 #include "xalloc.h"
@@ -414,9 +415,11 @@ main(int argc, char **argv)
 	struct options o = { .actuator = "sim", .dir = "upgrade-state",
 	    .max = 100, .wait = WAIT_DEFAULT };
 	struct loop l = { 0 };
+	struct docsession session;	/* of the documents it reads */
 	int status;
 
 	cli_init(argv);
+	docsession_open(&session, DOCSESSION_MALLOC);
 	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &o);
 	if (*o.dir == '\0')
 		die(EXIT_USAGE, "-d '': an empty state directory name");
@@ -431,5 +434,6 @@ main(int argc, char **argv)
 	setup(&l);
 	status = run(&l);
 	loop_free(&l, &o);
+	docsession_close(&session);
 	return status;
 }

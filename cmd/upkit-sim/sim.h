@@ -18,6 +18,7 @@
 #include "access.h"
 #include "idmap.h"
 #include "output.h"
+#include "stage.h"
 #include "report.h"
 #include "schedule.h"
 
@@ -25,7 +26,7 @@
 typedef int64_t ms_t;
 
 struct options {
-	const char *file;
+	struct stage_input in;	/* FILE, and the sections read */
 	int mode;			/* enum mode */
 	struct idmap fail_ids;		/* --fail: action ids that fail */
 	double fail_rate;		/* --fail-rate: P in [0, 1] */

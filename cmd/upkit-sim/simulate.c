@@ -245,7 +245,7 @@ simulate_run(const struct options *o, json_t *doc)
 	s.steps = json_array();
 	s.manual = json_array();
 	s.events = json_array();
-	access_init(&a, load_name(o->file));
+	access_init(&a, load_name(o->in.file));
 	status = setup(&s, &a, doc);
 	access_free(&a);
 	if (status == EXIT_OK) {

@@ -10,12 +10,8 @@
 #include <string.h>
 
 #include "catalog.h"
-#include "answer_file.h"
 #include "cli.h"
 #include "exitcodes.h"
-#include "jarena.h"
-#include "jtext.h"
-#include "jshare.h"
 #include "load.h"
 #include "output.h"
 #include "rgraph.h"
@@ -97,6 +93,21 @@ set_mode(struct argp_state *state, struct options *o, int mode)
 	o->mode = mode;
 }
 
+/*
+ * The sections each mode reads (NULL: all); the others are checked but
+ * kept as text, which matters for the two the loop runs every
+ * iteration: they walk the graph's vertices, the schedule and the
+ * system in their text (summary.c, fingerprint.c).
+ */
+static const char *const progress_reads[] = { "requests", "batch",
+	"migrations", NULL };
+static const char *const fingerprint_reads[] = { "migrations", NULL };
+/* the summary's outcome is the progress (summary.c) */
+static const char *const summary_reads[] = { "report", "requests", "batch",
+	"migrations", NULL };
+static const char *const *const mode_reads[] = { NULL, NULL, summary_reads,
+	progress_reads, fingerprint_reads, progress_reads };
+
 static error_t
 parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -105,6 +116,7 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->output;
+		state->child_inputs[1] = &o->in;
 		break;
 	case 'f':
 		idmap_add(&o->fail_ids, arg);
@@ -162,9 +174,7 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		if (o->verbose && o->mode != MODE_SIMULATE)
 			argp_error(state, "-v: only when simulating an "
 			    "iteration");
-		break;
-	case ARGP_KEY_ARG:
-		o->file = cli_one_input(state, o->file, arg);
+		o->in.reads = mode_reads[o->mode];
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -184,7 +194,7 @@ rolling_mode(const struct options *o, json_t *doc)
 	int status = EXIT_DATAERR;
 
 	rgraph_init(&rg);
-	access_init(&a, load_name(o->file));
+	access_init(&a, load_name(o->in.file));
 	if (state_check(&a, doc) == 0 &&
 	    state_require(&a, doc, SECTION_SYSTEM, &sys) == 0 &&
 	    state_require(&a, doc, SECTION_RESOURCE_GRAPH, &rgs) == 0) {
@@ -214,7 +224,7 @@ summary_mode(const struct options *o, json_t *doc)
 	json_t *rep;
 	int r;
 
-	access_init(&a, load_name(o->file));
+	access_init(&a, load_name(o->in.file));
 	r = state_check(&a, doc) < 0 ||
 	    state_require(&a, doc, SECTION_REPORT, &rep) < 0 ||
 	    sim_report_check(&a, rep) < 0;
@@ -230,7 +240,7 @@ checked_run(const struct options *o, json_t *doc,
 	struct access a;
 	int r;
 
-	access_init(&a, load_name(o->file));
+	access_init(&a, load_name(o->in.file));
 	r = state_check(&a, doc);
 	access_free(&a);
 	return r < 0 ? EXIT_DATAERR : run(o, doc);
@@ -263,51 +273,33 @@ progress_fingerprint_mode(const struct options *o, json_t *doc)
 	return checked_run(o, doc, progress_fingerprint_run);
 }
 
-/*
- * The sections each mode reads (NULL: all); the others are checked but
- * kept as text, which matters for the two the loop runs every
- * iteration: they walk the graph's vertices, the schedule and the
- * system in their text (summary.c, fingerprint.c).
- */
-static const char *const progress_reads[] = { "requests", "batch",
-	"migrations", NULL };
-static const char *const fingerprint_reads[] = { "migrations", NULL };
-/* the summary's outcome is the progress (summary.c) */
-static const char *const summary_reads[] = { "report", "requests", "batch",
-	"migrations", NULL };
-static const char *const *const reads[] = { NULL, NULL, summary_reads,
-	progress_reads, fingerprint_reads, progress_reads };
+/* run_mode: the work of the mode the options chose. */
+static int
+run_mode(void *options, json_t *doc)
+{
+	static int (*const modes[])(const struct options *, json_t *) = {
+		simulate_run, rolling_mode, summary_mode, progress_mode,
+		fingerprint_mode, progress_fingerprint_mode
+	};
+	const struct options *o = options;
+
+	return modes[o->mode](o, doc);
+}
 
 int
 main(int argc, char **argv)
 {
 	static const struct argp_child children[] = {
-		{ &output_argp, 0, 0, 0 }, { 0 }
+		{ &output_argp, 0, 0, 0 }, { &stage_input_argp, 0, 0, 0 },
+		{ 0 }
 	};
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
-	static int (*const modes[])(const struct options *, json_t *) = {
-		simulate_run, rolling_mode, summary_mode, progress_mode,
-		fingerprint_mode, progress_fingerprint_mode
-	};
-	struct options o = { 0 };
-	json_t *doc = NULL;
-	int status;
+	static const struct stage stage = { &argp, STAGE_PIPELINE, run_mode };
+	struct options o = { .seed = 1, .outage_ms = 600,
+	    .recovery_ms = 23000 };
+	int status = stage_main(&stage, &o, &o.in, argc, argv);
 
-	cli_init(argv);
-	jarena_start();
-	idmap_init(&o.fail_ids);
-	o.seed = 1;
-	o.outage_ms = 600;
-	o.recovery_ms = 23000;
-	argp_parse(&argp, argc, argv, 0, NULL, &o);
-	status = load_document_reading(o.file, reads[o.mode], &doc);
-	if (status == EXIT_OK)
-		status = modes[o.mode](&o, doc);
-	jarena_drop(doc);
 	idmap_free(&o.fail_ids);
-	jshare_clear();
-	jtext_end();
-	jarena_end();
-	return answer_file_close(output_close(status));
+	return status;
 }

@@ -16,9 +16,6 @@
 #include "cli.h"
 #include "exitcodes.h"
 #include "fingerprint.h"
-#include "jarena.h"
-#include "jshare.h"
-#include "jtext.h"
 #include "load.h"
 #include "output.h"
 #include "progress.h"
@@ -49,6 +46,17 @@ static const struct argp_option option_list[] = {
 	{ 0 }
 };
 
+/*
+ * The sections read: the catalog and step 3's batch; the system, the
+ * two graphs and step 3's schedule are read from their text an element
+ * at a time (sysconf.h, rgraph.h, cgraph_read.h, schedule.h); every
+ * section passes through as text (jtext.h).  With --progress-file, the
+ * change sets' statuses too (progress.h).
+ */
+static const char *const reads[] = { "catalog", "batch", NULL };
+static const char *const progress_reads[] = { "catalog", "batch",
+	"requests", NULL };
+
 static error_t
 parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -59,6 +67,7 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		state->child_inputs[0] = &o->failover;
 		state->child_inputs[1] = &o->output;
 		state->child_inputs[2] = &o->reservation;
+		state->child_inputs[3] = &o->in;
 		break;
 	case 'k':
 		o->new_capacity = cli_long(state, "--new-capacity", arg, 1, 1000000);
@@ -78,8 +87,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_PROGRESS_FILE:
 		o->progress_file = arg;
 		break;
-	case ARGP_KEY_ARG:
-		o->file = cli_one_input(state, o->file, arg);
+	case ARGP_KEY_END:
+		o->in.reads = o->progress_file != NULL ? progress_reads :
+		    reads;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -143,8 +153,9 @@ write_progress(const char *file, const json_t *doc)
 }
 
 static int
-plan(const struct options *o, json_t *doc)
+plan(void *options, json_t *doc)
 {
+	const struct options *o = options;
 	struct access a;
 	struct vmp p;
 	int status = EXIT_DATAERR;
@@ -154,7 +165,7 @@ plan(const struct options *o, json_t *doc)
 	p.a = &a;
 	p.section = json_object();
 	conditions_init(&p.cond);
-	access_init(&a, load_name(o->file));
+	access_init(&a, load_name(o->in.file));
 	rgraph_init(&p.in.rg);
 	if (load_inputs(&p, doc) == 0) {
 		cloud_init(&p.cl, &p.in.sc);
@@ -180,37 +191,14 @@ main(int argc, char **argv)
 		{ &failover_argp, 0, "Failover reservation of the new "
 		  "partition:", 0 },
 		{ &output_argp, 0, 0, 0 },
-		{ &scaling_argp, 0, "Scaling reservation of the new partition:", 0 }, { 0 }
+		{ &scaling_argp, 0, "Scaling reservation of the new partition:", 0 },
+		{ &stage_input_argp, 0, 0, 0 }, { 0 }
 	};
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
-	/*
-	 * the catalog and step 3's batch; the system, the two graphs and
-	 * step 3's schedule are read from their text an element at a time
-	 * (sysconf.h, rgraph.h, cgraph_read.h, schedule.h); every section
-	 * passes through as text (jtext.h)
-	 */
-	static const char *const reads[] = { "catalog", "batch", NULL };
-	/* --progress-file: the change sets' statuses too (progress.h) */
-	static const char *const progress_reads[] = { "catalog", "batch",
-		"requests", NULL };
+	static const struct stage stage = { &argp, STAGE_PIPELINE, plan };
 	struct options o = { .reservation = SLA_RESERVE_EXACT,
-	    .order = ORDER_HOSTS,
-	    .failover = FAILOVER_OPTS_DEFAULT };
-	json_t *doc;
-	int status;
+	    .order = ORDER_HOSTS, .failover = FAILOVER_OPTS_DEFAULT };
 
-	cli_init(argv);
-	jarena_start();
-	argp_parse(&argp, argc, argv, 0, NULL, &o);
-	status = load_document_reading(o.file, o.progress_file != NULL ?
-	    progress_reads : reads, &doc);
-	if (status == EXIT_OK) {
-		status = plan(&o, doc);
-		jarena_drop(doc);
-	}
-	jshare_clear();
-	jtext_end();
-	jarena_end();
-	return answer_file_close(output_close(status));
+	return stage_main(&stage, &o, &o.in, argc, argv);
 }

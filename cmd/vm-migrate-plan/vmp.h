@@ -13,6 +13,7 @@
 #include "cgraph.h"
 #include "cloud.h"
 #include "output.h"
+#include "stage.h"
 #include "plan_inputs.h"
 #include "rgraph.h"
 #include "sla.h"
@@ -25,7 +26,7 @@
 enum move_order { ORDER_HOSTS, ORDER_GROUPS };
 
 struct options {
-	const char *file;
+	struct stage_input in;	/* FILE, and the sections read */
 	long new_capacity;	/* -k: K', 0: the hosts' own capacity */
 	int standby_first;	/* -s: move standbys before actives */
 	enum sla_reservation reservation;	/* -R */

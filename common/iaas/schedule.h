@@ -11,8 +11,8 @@
  * sched_* functions; actuators read them back with sched_list_collect(),
  * and vm-migrate-plan with schedule_check() and schedule_each_action().
  * The strings of built actions that repeat (phases, ops, hosts, VMs,
- * argv words) are shared with jshare(): a tool that builds schedules
- * calls jshare_clear() before it lets go of its jansson values.
+ * argv words) are shared with jshare(), in the open document session
+ * (docsession.h).
  */
 #ifndef UPKIT_SCHEDULE_H
 #define UPKIT_SCHEDULE_H
@@ -135,7 +135,7 @@ int schedule_each_action(const json_t *sched, sched_action_fn fn, void *ctx);
  * group is checked; -1 when a check fails or fn returns nonzero (fn
  * diagnoses its own).  A schedule kept as text (jtext.h) is read a
  * group at a time, so fn must keep nothing of an action and change no
- * older JSON value (jarena.h).
+ * older JSON value (docsession.h, scopes).
  */
 int schedule_check_each(struct access *a, const json_t *sched,
     sched_action_fn fn, void *ctx);

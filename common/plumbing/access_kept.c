@@ -3,7 +3,7 @@
  * time in the memory of one (access.h, acc_each_kept_element).
  */
 #include "access.h"
-#include "jarena.h"
+#include "docsession.h"
 #include "jbuild.h"
 #include "jtext.h"
 #include "jwalk.h"
@@ -54,7 +54,7 @@ static int
 element(struct access *a, const struct kept_walk *k, const char **pp,
     size_t i)
 {
-	struct jarena_scope scope;
+	struct docsession_scope scope;
 	const char *text = *pp;
 	json_t *v;
 	int r;
@@ -71,7 +71,7 @@ element(struct access *a, const struct kept_walk *k, const char **pp,
 		}
 	}
 	if (!(k->flags & (ACC_KEEP_ELEMENTS | ACC_SHALLOW_ELEMENTS)))
-		jarena_enter(&scope);
+		docsession_enter(&scope);
 	if ((k->flags & ACC_SHALLOW_ELEMENTS) && **pp == '{')
 		v = load_shallow(pp, k->end, k->canonical);
 	else
@@ -82,7 +82,7 @@ element(struct access *a, const struct kept_walk *k, const char **pp,
 	if (k->flags & (ACC_KEEP_ELEMENTS | ACC_SHALLOW_ELEMENTS))
 		json_decref(v);
 	else
-		jarena_leave(&scope, v);
+		docsession_leave(&scope, v);
 	return r;
 }
 

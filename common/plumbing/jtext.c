@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "docsession.h"
 #include "jtext.h"
 #include "xalloc.h"
 
@@ -11,84 +12,90 @@
  * parts a stage stores as it builds its output (jtext_keep_deep):
  * hundreds of thousands.  A table by address finds either at once.
  */
-static struct jtext *kept;
-static size_t nkept, capkept;
-static size_t *slots;		/* index + 1 into kept, 0: empty */
-static size_t nslots;		/* a power of two, or 0 */
-static unsigned shift;		/* 64 - log2(nslots): the hash's top bits */
-static int deep;		/* parts below the sections' members */
-static char **held;
-static size_t nheld, capheld;
-static char *store_next, *store_end;	/* room in the last held chunk */
 
 #define STORE_CHUNK ((size_t)4 << 20)
 
+/* open_table: the open session's table, which keeping text needs. */
+static struct jtext_table *
+open_table(void)
+{
+	return &docsession_needed("kept text")->texts;
+}
+
 static size_t
-slot_of(const json_t *v)
+slot_of(const struct jtext_table *t, const json_t *v)
 {
 	uint64_t h = (uint64_t)(uintptr_t)v * 0x9e3779b97f4a7c15ULL;
-	size_t i = (size_t)(h >> shift);
+	size_t i = (size_t)(h >> t->shift);
 
-	while (slots[i] != 0 && kept[slots[i] - 1].value != v)
-		i = (i + 1) & (nslots - 1);
+	while (t->slots[i] != 0 && t->kept[t->slots[i] - 1].value != v)
+		i = (i + 1) & (t->nslots - 1);
 	return i;
 }
 
 /* reindex: the table again, from kept[]; twice as many slots as parts. */
 static void
-reindex(void)
+reindex(struct jtext_table *t)
 {
 	size_t i;
 
-	free(slots);
-	for (nslots = 64, shift = 58; nslots < 2 * nkept + 2; nslots *= 2)
-		shift--;
-	slots = xcalloc(nslots, sizeof *slots);
+	free(t->slots);
+	for (t->nslots = 64, t->shift = 58; t->nslots < 2 * t->nkept + 2;
+	    t->nslots *= 2)
+		t->shift--;
+	t->slots = xcalloc(t->nslots, sizeof *t->slots);
 	/* the latest of two parts for one value wins, as before */
-	for (i = 0; i < nkept; i++)
-		slots[slot_of(kept[i].value)] = i + 1;
+	for (i = 0; i < t->nkept; i++)
+		t->slots[slot_of(t, t->kept[i].value)] = i + 1;
 }
 
 void
 jtext_keep(json_t *value, const char *text, size_t len, int canonical,
     int stand_in)
 {
-	if (nkept == capkept)
-		kept = xreallocarray(kept, capkept = capkept * 2 + 16,
-		    sizeof *kept);
-	kept[nkept].value = json_incref(value);
-	kept[nkept].text = text;
-	kept[nkept].len = len;
-	kept[nkept].canonical = canonical;
-	kept[nkept++].stand_in = stand_in;
-	if (2 * nkept + 2 > nslots)
-		reindex();
+	struct jtext_table *t = open_table();
+	struct jtext *k;
+
+	if (t->nkept == t->capkept)
+		t->kept = xreallocarray(t->kept, t->capkept = t->capkept * 2 +
+		    16, sizeof *t->kept);
+	k = &t->kept[t->nkept++];
+	k->value = json_incref(value);
+	k->text = text;
+	k->len = len;
+	k->canonical = canonical;
+	k->stand_in = stand_in;
+	if (2 * t->nkept + 2 > t->nslots)
+		reindex(t);
 	else
-		slots[slot_of(value)] = nkept;
+		t->slots[slot_of(t, value)] = t->nkept;
 }
 
 void
 jtext_keep_deep(json_t *stand_in, const char *text, size_t len)
 {
-	deep = 1;
+	open_table()->deep = 1;
 	jtext_keep(stand_in, text, len, 1, 1);
 }
 
 int
 jtext_deep(void)
 {
-	return deep;
+	const struct docsession *s = docsession_open_one();
+
+	return s != NULL && s->texts.deep;
 }
 
 const struct jtext *
 jtext_find(const json_t *v)
 {
+	const struct docsession *s = docsession_open_one();
 	size_t i;
 
-	if (nkept == 0)
+	if (s == NULL || s->texts.nkept == 0)
 		return NULL;
-	i = slots[slot_of(v)];
-	return i != 0 ? &kept[i - 1] : NULL;
+	i = s->texts.slots[slot_of(&s->texts, v)];
+	return i != 0 ? &s->texts.kept[i - 1] : NULL;
 }
 
 const struct jtext *
@@ -103,61 +110,78 @@ json_t *
 jtext_take(json_t *obj, const char *key)
 {
 	json_t *v = json_object_get(obj, key), *stand_in;
-	const struct jtext *t = v != NULL ? jtext_find(v) : NULL;
-	size_t i;
+	const struct jtext *found = v != NULL ? jtext_find(v) : NULL;
+	struct jtext_table *t;
+	struct jtext *k;
 
-	if (t == NULL || t->stand_in)
+	if (found == NULL || found->stand_in)
 		return NULL;
-	i = (size_t)(t - kept);
-	/* kept[i]'s reference to v becomes the caller's. */
+	t = open_table();
+	k = &t->kept[found - t->kept];
+	/* the table's reference to v becomes the caller's. */
 	stand_in = json_object();
-	kept[i].value = json_incref(stand_in);
-	kept[i].stand_in = 1;
+	k->value = json_incref(stand_in);
+	k->stand_in = 1;
 	json_object_set_new(obj, key, stand_in);
-	reindex();
+	reindex(t);
 	return v;
 }
 
 size_t
 jtext_mark(void)
 {
-	return nkept;
+	const struct docsession *s = docsession_open_one();
+
+	return s != NULL ? s->texts.nkept : 0;
+}
+
+static void
+forget_after(struct jtext_table *t, size_t mark)
+{
+	while (t->nkept > mark)
+		json_decref((json_t *)t->kept[--t->nkept].value);
+	if (t->nslots > 0)
+		reindex(t);
 }
 
 void
 jtext_rollback(size_t mark)
 {
-	while (nkept > mark)
-		json_decref((json_t *)kept[--nkept].value);
-	if (nslots > 0)
-		reindex();
+	forget_after(open_table(), mark);
+}
+
+static void
+hold(struct jtext_table *t, char *buf)
+{
+	if (t->nheld == t->capheld)
+		t->held = xreallocarray(t->held, t->capheld = t->capheld * 2 +
+		    16, sizeof *t->held);
+	t->held[t->nheld++] = buf;
 }
 
 void
 jtext_hold(char *buf)
 {
-	if (nheld == capheld)
-		held = xreallocarray(held, capheld = capheld * 2 + 16,
-		    sizeof *held);
-	held[nheld++] = buf;
+	hold(open_table(), buf);
 }
 
 const char *
 jtext_store(const char *text, size_t len)
 {
+	struct jtext_table *t = open_table();
 	char *p;
 
 	if (len > STORE_CHUNK / 4) {
 		p = xmalloc(len + 1);
-		jtext_hold(p);
+		hold(t, p);
 	} else {
-		if ((size_t)(store_end - store_next) < len + 1) {
-			store_next = xmalloc(STORE_CHUNK);
-			store_end = store_next + STORE_CHUNK;
-			jtext_hold(store_next);
+		if ((size_t)(t->store_end - t->store_next) < len + 1) {
+			t->store_next = xmalloc(STORE_CHUNK);
+			t->store_end = t->store_next + STORE_CHUNK;
+			hold(t, t->store_next);
 		}
-		p = store_next;
-		store_next += len + 1;
+		p = t->store_next;
+		t->store_next += len + 1;
 	}
 	memcpy(p, text, len);
 	p[len] = '\0';
@@ -165,18 +189,13 @@ jtext_store(const char *text, size_t len)
 }
 
 void
-jtext_end(void)
+jtext_table_free(struct jtext_table *t)
 {
-	jtext_rollback(0);
-	while (nheld > 0)
-		free(held[--nheld]);
-	free(held);
-	free(kept);
-	free(slots);
-	held = NULL;
-	kept = NULL;
-	slots = NULL;
-	capkept = capheld = nslots = 0;
-	store_next = store_end = NULL;
-	deep = 0;
+	forget_after(t, 0);
+	while (t->nheld > 0)
+		free(t->held[--t->nheld]);
+	free(t->held);
+	free(t->kept);
+	free(t->slots);
+	memset(t, 0, sizeof *t);
 }

@@ -13,6 +13,11 @@
  * very value that was read, the text is written instead of the value,
  * so a tool must replace (state_put), never edit in place, a section
  * it read this way.
+ *
+ * What is kept belongs to the open document session (docsession.h),
+ * and goes when it closes; the functions below work on its table.
+ * Without an open session nothing is kept: jtext_find finds nothing,
+ * and keeping or storing text is a program error (exit 70).
  */
 #ifndef UPKIT_JTEXT_H
 #define UPKIT_JTEXT_H
@@ -28,9 +33,22 @@ struct jtext {
 	int stand_in;		/* value is an empty stand-in, not the text's */
 };
 
+/* The kept parts of one session (docsession.h); zeroed, it is empty. */
+struct jtext_table {
+	struct jtext *kept;
+	size_t nkept, capkept;
+	size_t *slots;		/* index + 1 into kept, 0: empty */
+	size_t nslots;		/* a power of two, or 0 */
+	unsigned shift;		/* 64 - log2(nslots): the hash's top bits */
+	int deep;		/* parts below the sections' members */
+	char **held;		/* the buffers the text is in */
+	size_t nheld, capheld;
+	char *store_next, *store_end;	/* room in the last held chunk */
+};
+
 /*
  * jtext_keep: write text wherever value is met (see above).  value is
- * held until jtext_end, so that no other value can take its address.
+ * held until the session closes, so that no other value can take its address.
  */
 void jtext_keep(json_t *value, const char *text, size_t len,
     int canonical, int stand_in);
@@ -52,7 +70,7 @@ json_t *jtext_take(json_t *obj, const char *key);
  */
 void jtext_keep_deep(json_t *stand_in, const char *text, size_t len);
 int jtext_deep(void);
-/* jtext_store: a copy of text, NUL-terminated, held until jtext_end. */
+/* jtext_store: a copy of text, NUL-terminated, held until the session closes. */
 const char *jtext_store(const char *text, size_t len);
 /* jtext_find: what is kept for v, or NULL. */
 const struct jtext *jtext_find(const json_t *v);
@@ -62,12 +80,12 @@ const struct jtext *jtext_stand_in(const json_t *v);
 /* jtext_mark, jtext_rollback: forget what was kept after the mark. */
 size_t jtext_mark(void);
 void jtext_rollback(size_t mark);
-/* jtext_hold: buf holds kept text; it is freed by jtext_end. */
+/* jtext_hold: buf holds kept text; it is freed when the session closes. */
 void jtext_hold(char *buf);
 /*
- * jtext_end: forget every kept text and free the held buffers; before
- * jarena_end, which frees the values.
+ * jtext_table_free: forget every kept text and free the held buffers
+ * (docsession_close, before the values themselves go).
  */
-void jtext_end(void);
+void jtext_table_free(struct jtext_table *t);
 
 #endif

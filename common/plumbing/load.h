@@ -45,7 +45,8 @@ int load_document(const char *file, json_t **out);
  * jwriter as read (see jtext.h); they appear in *out as objects whose
  * scalars are there and whose arrays and objects are empty stand-ins.
  * The members read are kept as text too while the tool leaves them in
- * place.  Call jtext_end() after writing the output.
+ * place.  The text is kept by the open document session
+ * (docsession.h), which must outlive the output.
  */
 int load_document_reading(const char *file, const char *const *reads,
     json_t **out);

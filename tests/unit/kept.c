@@ -1,7 +1,7 @@
 /*
  * kept.c: unit tests of reading the system, the resource graph and the
  * control graph kept as text an element at a time (sysconf.h,
- * rgraph.h, cgraph_read.h, acc_each_kept_element, jarena scopes,
+ * rgraph.h, cgraph_read.h, acc_each_kept_element, document session scopes,
  * jwalk).  Read from the tree and read from their text, the sections
  * of every document of the repository must come out the same:
  * resources, dependencies, tenants and VMs; vertices, edges, units,
@@ -23,7 +23,7 @@
 
 #include "access.h"
 #include "cgraph_read.h"
-#include "jarena.h"
+#include "docsession.h"
 #include "jtext.h"
 #include "jwalk.h"
 #include "load.h"
@@ -128,7 +128,7 @@ read_free(struct read *r)
 	rgraph_free(&r->g);
 	sysconf_free(&r->sc);
 	free(r->walk);
-	jarena_drop(r->doc);
+	docsession_drop(r->doc);
 }
 
 static int
@@ -347,7 +347,7 @@ agree(const char *text, size_t len, int *graphs)
 		    t.diag, x.diag);
 	read_free(&t);
 	read_free(&x);
-	jtext_end();
+	jtext_table_free(&docsession_needed("test")->texts);
 	return r;
 }
 
@@ -438,7 +438,7 @@ test_scopes(void)
 {
 	json_t *old = json_pack("{s:s, s:[i, i]}", "k", "before", "l", 1, 2);
 	char *big = xmalloc(1 << 20);
-	struct jarena_scope s;
+	struct docsession_scope s;
 	long before = max_rss();
 	int i, k, intact = 1;
 	json_t *v;
@@ -446,12 +446,12 @@ test_scopes(void)
 	memset(big, 'x', (1 << 20) - 1);
 	big[(1 << 20) - 1] = '\0';
 	for (i = 0; i < 50; i++) {
-		jarena_enter(&s);
+		docsession_enter(&s);
 		v = json_array();
 		for (k = 0; k < 100000; k++)
 			json_array_append_new(v, json_integer(k + 1000));
 		json_array_append_new(v, json_string(big));
-		jarena_leave(&s, v);
+		docsession_leave(&s, v);
 		intact &= strcmp(json_string_value(json_object_get(old, "k")),
 		    "before") == 0 && json_integer_value(json_array_get(
 		    json_object_get(old, "l"), 1)) == 2;
@@ -461,7 +461,7 @@ test_scopes(void)
 	ok(UPKIT_SANITIZED || max_rss() - before < 100 * 1024, "scopes: and "
 	    "what a scope made goes with it");
 	free(big);
-	jarena_drop(old);
+	docsession_drop(old);
 }
 
 /*
@@ -649,11 +649,12 @@ main(void)
 	size_t graphs = 0, bad = 0, sample_len = 0;
 	char *sample = NULL;
 	int fd = mkstemp(path);
+	struct docsession session;
 
 	if (fd < 0)
 		return 1;
 	close(fd);
-	jarena_start();
+	docsession_open(&session, DOCSESSION_ARENA);
 	test_scopes();
 	test_jwalk_member();
 	test_shallow_canonical();
@@ -673,7 +674,7 @@ main(void)
 	if (sample != NULL)
 		test_mutations(sample, sample_len);
 	free(sample);
-	jarena_end();
+	docsession_close(&session);
 	unlink(path);
 	return done_testing();
 }

@@ -17,6 +17,7 @@
 
 #include "exitcodes.h"
 #include "jscan.h"
+#include "docsession.h"
 #include "jtext.h"
 #include "jwriter.h"
 #include "load.h"
@@ -85,10 +86,12 @@ reading(const char *text, size_t len, struct outcome *o, int *kept)
 {
 	FILE *fp = fopen(path, "w");
 	json_t *doc = NULL;
+	struct docsession session;
 
 	fwrite(text, 1, len, fp);
 	fclose(fp);
 	memset(o, 0, sizeof *o);
+	docsession_open(&session, DOCSESSION_MALLOC);
 	capture_begin();
 	o->status = reads == as_section ? load_section_reading(path, &doc) :
 	    load_document_reading(path, reads, &doc);
@@ -99,7 +102,7 @@ reading(const char *text, size_t len, struct outcome *o, int *kept)
 		o->out[1] = written(doc, 0);
 	}
 	json_decref(doc);
-	jtext_end();
+	docsession_close(&session);
 }
 
 static int

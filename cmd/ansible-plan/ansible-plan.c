@@ -15,17 +15,17 @@
 #include <sys/stat.h>
 
 #include "ap.h"
-#include "cli.h"
 #include "diag.h"
 #include "exitcodes.h"
 #include "load.h"
 #include "output.h"
 #include "rgraph.h"
+#include "stage.h"
 #include "state.h"
 #include "xalloc.h"
 
 struct options {
-	const char *file;
+	struct stage_input in;	/* FILE */
 	int inventory;
 	const char *tasks_dir;	/* --tasks-dir, or NULL */
 	const char *replay;	/* --replay, or NULL */
@@ -59,6 +59,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	struct options *o = state->input;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->in;
+		break;
 	case 'i':
 		o->inventory = 1;
 		break;
@@ -73,9 +76,6 @@ parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "'%s' is not a run id (letters, "
 			    "digits, '.', '_', '-'; at most 64)", arg);
 		o->run_id = arg;
-		break;
-	case ARGP_KEY_ARG:
-		o->file = cli_one_input(state, o->file, arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -166,7 +166,7 @@ translate(const struct options *o, const json_t *doc, const json_t *replay)
 	FILE *fp = output_text_begin();
 	int r;
 
-	access_init(&a, load_name(o->file));
+	access_init(&a, load_name(o->in.file));
 	yw_open(&w, fp);
 	if (o->inventory)
 		r = inventory_write(&a, doc, &w);
@@ -216,26 +216,34 @@ make_dir(const char *dir)
 	return r;
 }
 
+/* run: doc's playbook, or inventory, the steps --replay names told. */
+static int
+run(void *options, json_t *doc)
+{
+	const struct options *o = options;
+	json_t *replay = NULL;
+	int status = EXIT_OK;
+
+	if (o->tasks_dir != NULL && !o->inventory && make_dir(o->tasks_dir) < 0)
+		return EXIT_CANTCREAT;
+	if (o->replay != NULL)
+		status = replay_load(o->replay, &replay);
+	if (status == EXIT_OK)
+		status = translate(o, doc, replay);
+	json_decref(replay);
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
+	static const struct argp_child children[] = {
+		{ &stage_input_argp, 0, 0, 0 }, { 0 }
+	};
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
-		usage_doc, 0, 0, 0 };
-	struct options o = { NULL, 0, NULL, NULL, NULL };
-	json_t *doc, *replay = NULL;
-	int status;
+		usage_doc, children, 0, 0 };
+	static const struct stage stage = { &argp, STAGE_TOOL, run };
+	struct options o = { 0 };
 
-	cli_init(argv);
-	argp_parse(&argp, argc, argv, 0, NULL, &o);
-	if (o.tasks_dir != NULL && !o.inventory && make_dir(o.tasks_dir) < 0)
-		return output_close(EXIT_CANTCREAT);
-	status = o.replay != NULL ? replay_load(o.replay, &replay) : EXIT_OK;
-	if (status == EXIT_OK)
-		status = load_document(o.file, &doc);
-	if (status == EXIT_OK) {
-		status = translate(&o, doc, replay);
-		json_decref(doc);
-	}
-	json_decref(replay);
-	return output_close(status);
+	return stage_main(&stage, &o, &o.in, argc, argv);
 }

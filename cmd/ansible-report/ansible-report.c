@@ -9,16 +9,17 @@
 #include <string.h>
 
 #include "ar.h"
-#include "cli.h"
 #include "exitcodes.h"
 #include "load.h"
 #include "output.h"
 #include "schedule.h"
+#include "stage.h"
 #include "state.h"
 #include "timefmt.h"
 
 struct options {
-	const char *file, *ansible, *time;
+	struct stage_input in;	/* FILE */
+	const char *ansible, *time;
 	struct output_opts output;	/* -c */
 };
 
@@ -46,6 +47,7 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->output;
+		state->child_inputs[1] = &o->in;
 		break;
 	case 'a':
 		o->ansible = arg;
@@ -55,14 +57,11 @@ parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "'%s' is not an ISO 8601 time", arg);
 		o->time = arg;
 		break;
-	case ARGP_KEY_ARG:
-		o->file = cli_one_input(state, o->file, arg);
-		break;
 	case ARGP_KEY_END:
 		if (o->ansible == NULL)
 			argp_error(state, "give the callback's output with -a");
 		if (strcmp(o->ansible, "-") == 0 &&
-		    (o->file == NULL || strcmp(o->file, "-") == 0))
+		    (o->in.file == NULL || strcmp(o->in.file, "-") == 0))
 			argp_error(state, "only one input can be standard input");
 		break;
 	default:
@@ -144,8 +143,9 @@ build(struct access *a, const struct options *opt, json_t *doc,
 }
 
 static int
-run(const struct options *opt, json_t *doc)
+run(void *options, json_t *doc)
 {
+	const struct options *opt = options;
 	struct access a;
 	struct outcomes o;
 	json_t *out;
@@ -157,7 +157,7 @@ run(const struct options *opt, json_t *doc)
 	status = outcomes_load(&a, out, &o) == 0 ? EXIT_OK : EXIT_DATAERR;
 	access_free(&a);
 	if (status == EXIT_OK) {
-		access_init(&a, load_name(opt->file));
+		access_init(&a, load_name(opt->in.file));
 		status = build(&a, opt, doc, &o);
 		access_free(&a);
 	}
@@ -172,20 +172,13 @@ int
 main(int argc, char **argv)
 {
 	static const struct argp_child children[] = {
-		{ &output_argp, 0, 0, 0 }, { 0 }
+		{ &output_argp, 0, 0, 0 }, { &stage_input_argp, 0, 0, 0 },
+		{ 0 }
 	};
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
+	static const struct stage stage = { &argp, STAGE_TOOL, run };
 	struct options o = { 0 };
-	json_t *doc;
-	int status;
 
-	cli_init(argv);
-	argp_parse(&argp, argc, argv, 0, NULL, &o);
-	status = load_document(o.file, &doc);
-	if (status == EXIT_OK) {
-		status = run(&o, doc);
-		json_decref(doc);
-	}
-	return output_close(status);
+	return stage_main(&stage, &o, &o.in, argc, argv);
 }

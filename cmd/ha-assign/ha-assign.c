@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "exitcodes.h"
 #include "output.h"
+#include "stage.h"
 #include "timefmt.h"
 #include "world.h"
 #include "xalloc.h"
@@ -192,6 +193,8 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->output;
+		/* every argument could be a -D */
+		o->drain = xcalloc((size_t)state->argc + 1, sizeof *o->drain);
 		break;
 	case 's':
 		o->services_file = arg;
@@ -239,11 +242,13 @@ read_inputs(struct world *w, const struct options *o)
 }
 
 static int
-run(const struct options *o)
+run(void *options, json_t *no_input)
 {
+	const struct options *o = options;
 	struct world w;
 	int status;
 
+	(void)no_input;
 	memset(&w, 0, sizeof w);
 	w.opt = o;
 	status = read_inputs(&w, o);
@@ -266,22 +271,14 @@ main(int argc, char **argv)
 	};
 	static const struct argp argp = { option_list, parse_opt, "[PODS]",
 		usage_doc, children, 0, 0 };
-	struct options o = { 0 };
-	size_t n = (size_t)argc + 1;
-	int status;
+	static const struct stage stage = { &argp, STAGE_TOOL, run };
+	struct options o = { .state_key = "HAState", .peer_key = "peer",
+	    .active_value = "active", .standby_value = "standby", .port = 80,
+	    .fence_after = 300 };
+	int status = stage_main(&stage, &o, NULL, argc, argv);
 
-	cli_init(argv);
-	o.state_key = "HAState";
-	o.peer_key = "peer";
-	o.active_value = "active";
-	o.standby_value = "standby";
-	o.port = 80;
-	o.fence_after = 300;
-	o.drain = xcalloc(n, sizeof *o.drain);
-	argp_parse(&argp, argc, argv, 0, NULL, &o);
-	status = run(&o);
 	free(o.drain);
 	free(o.selector.keys);
 	free(o.selector.values);
-	return output_close(status);
+	return status;
 }

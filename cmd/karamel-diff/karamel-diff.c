@@ -14,12 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "diag.h"
 #include "exitcodes.h"
 #include "load.h"
 #include "output.h"
 #include "plan.h"
+#include "stage.h"
 #include "xalloc.h"
 
 struct options {
@@ -27,6 +27,7 @@ struct options {
 	char **karamelfiles;	/* the operands after OLD and NEW */
 	size_t nkaramelfiles;
 	int dot, detailed, quiet, strict;
+	int changes;		/* with -e: the plan changes something */
 	struct output_opts output;	/* -c */
 };
 
@@ -73,6 +74,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->output;
+		/* every argument could be a KARAMELFILE */
+		o->karamelfiles = xcalloc((size_t)state->argc,
+		    sizeof *o->karamelfiles);
 		break;
 	case 'g':
 	case 'd':
@@ -97,6 +101,8 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_END:
 		check_operands(state, o);
+		if (!o->strict)
+			load_duplicate_keys_win();
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -130,13 +136,20 @@ write_plan(const struct plan *p, const struct options *o)
 	return status;
 }
 
+/*
+ * run: the plan of OLD to NEW; with -e, o->changes says whether it
+ * changes anything (main turns that into EXIT_CHANGES once the output
+ * is known to be written).
+ */
 static int
-run(const struct options *o)
+run(void *options, json_t *no_input)
 {
+	struct options *o = options;
 	struct plan p;
 	int status = plan_load(&p, o->old, o->new, o->karamelfiles,
 	    o->nkaramelfiles);
 
+	(void)no_input;
 	if (status == EXIT_OK)
 		status = plan_compute(&p);
 	if (status == EXIT_OK)
@@ -146,8 +159,7 @@ run(const struct options *o)
 		    "%zu unchanged", p.diff.count[ACTION_BUILD],
 		    p.diff.count[ACTION_RECONCILE], p.diff.count[ACTION_PURGE],
 		    p.diff.count[ACTION_CHECK]);
-	if (status == EXIT_OK && o->detailed && plan_changes(&p) > 0)
-		status = EXIT_CHANGES;
+	o->changes = status == EXIT_OK && o->detailed && plan_changes(&p) > 0;
 	plan_free(&p);
 	return status;
 }
@@ -160,18 +172,10 @@ main(int argc, char **argv)
 	};
 	static const struct argp argp = { option_list, parse_opt,
 		"OLD NEW [KARAMELFILE | DIR]...", usage_doc, children, 0, 0 };
+	static const struct stage stage = { &argp, STAGE_TOOL, run };
 	struct options o = { 0 };
-	int status;
+	int status = stage_main(&stage, &o, NULL, argc, argv);
 
-	cli_init(argv);
-	o.karamelfiles = xcalloc((size_t)argc, sizeof *o.karamelfiles);
-	argp_parse(&argp, argc, argv, 0, NULL, &o);
-	if (!o.strict)
-		load_duplicate_keys_win();
-	status = run(&o);
 	free(o.karamelfiles);
-	/* output_close turns a failed write into 74, whatever -e said. */
-	if (status == EXIT_CHANGES)
-		return output_close(EXIT_OK) == EXIT_OK ? EXIT_CHANGES : EXIT_IOERR;
-	return output_close(status);
+	return status == EXIT_OK && o.changes ? EXIT_CHANGES : status;
 }

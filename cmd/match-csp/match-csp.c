@@ -15,6 +15,7 @@
 #include "exitcodes.h"
 #include "output.h"
 #include "run.h"
+#include "stage.h"
 
 enum { OPT_NOW = 256, OPT_SPAN, OPT_TIMING, OPT_GAP, OPT_METHOD };
 
@@ -99,10 +100,22 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		o->job = cli_one_input(state, o->job, arg);
 		break;
+	case ARGP_KEY_END:
+		if (o->job == NULL)
+			o->job = "-";
+		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
+}
+
+/* solve_job: the job the options name, which match_csp_run reads. */
+static int
+solve_job(void *options, json_t *no_input)
+{
+	(void)no_input;
+	return match_csp_run(options);
 }
 
 int
@@ -113,14 +126,8 @@ main(int argc, char **argv)
 	};
 	static const struct argp argp = { option_list, parse_opt, "[JOB]",
 		usage_doc, children, 0, 0 };
-	struct options o;
+	static const struct stage stage = { &argp, STAGE_TOOL, solve_job };
+	struct options o = { .plan.nodes = -1, .plan.span = 3600 };
 
-	memset(&o, 0, sizeof o);
-	o.plan.nodes = -1;
-	o.plan.span = 3600;
-	cli_init(argv);
-	argp_parse(&argp, argc, argv, 0, NULL, &o);
-	if (o.job == NULL)
-		o.job = "-";
-	return output_close(match_csp_run(&o));
+	return stage_main(&stage, &o, NULL, argc, argv);
 }

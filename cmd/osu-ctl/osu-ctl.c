@@ -8,18 +8,19 @@
 #include <argp.h>
 #include <stdio.h>
 
-#include "cli.h"
 #include "exitcodes.h"
 #include "load.h"
 #include "osu.h"
 #include "output.h"
+#include "stage.h"
 #include "state.h"
 #include "timefmt.h"
 
 struct options {
-	const char *file;
+	struct stage_input in;	/* FILE */
 	const char *replies;	/* NULL: none */
 	const char *now;
+	int64_t now_time;	/* now, parsed */
 	struct output_opts output;	/* -c */
 };
 
@@ -39,6 +40,7 @@ static const struct argp_option option_list[] = {
 
 static const struct argp_child children[] = {
 	{ &output_argp, 0, 0, 0 },
+	{ &stage_input_argp, 0, 0, 0 },
 	{ 0 }
 };
 
@@ -50,6 +52,7 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->output;
+		state->child_inputs[1] = &o->in;
 		break;
 	case 't':
 		o->now = arg;
@@ -57,12 +60,12 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	case 'r':
 		o->replies = arg;
 		break;
-	case ARGP_KEY_ARG:
-		o->file = cli_one_input(state, o->file, arg);
-		break;
 	case ARGP_KEY_END:
 		if (o->now == NULL)
 			argp_error(state, "-t TIME is required");
+		if (time_parse(o->now, &o->now_time) < 0)
+			diag_fatal(EXIT_USAGE, "-t: '%s' is not a time such as "
+			    "2023-03-17T01:00:00Z", o->now);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -80,7 +83,7 @@ run_step(const struct options *o, json_t *doc, const json_t *rdoc,
 	json_t *sec;
 	int r;
 
-	access_init(&a, load_name(o->file));
+	access_init(&a, load_name(o->in.file));
 	access_init(&ra, o->replies ? load_name(o->replies) : "<none>");
 	r = state_check(&a, doc) < 0 ||
 	    state_require(&a, doc, SECTION_OS_UPGRADE, &sec) < 0 ||
@@ -96,29 +99,31 @@ run_step(const struct options *o, json_t *doc, const json_t *rdoc,
 	return r ? EXIT_DATAERR : output_json(doc, &o->output);
 }
 
+/* step_once: one step of doc's run, with the replies -r names. */
+static int
+step_once(void *options, json_t *doc)
+{
+	const struct options *o = options;
+	json_t *rdoc = NULL;
+	int status = EXIT_OK;
+
+	if (o->replies != NULL)
+		status = load_document(o->replies, &rdoc);
+	else
+		rdoc = json_array();
+	if (status == EXIT_OK)
+		status = run_step(o, doc, rdoc, o->now_time);
+	json_decref(rdoc);
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
 	static const struct argp argp = { option_list, parse_opt, "[FILE]",
 		usage_doc, children, 0, 0 };
+	static const struct stage stage = { &argp, STAGE_TOOL, step_once };
 	struct options o = { 0 };
-	json_t *doc = NULL, *rdoc = NULL;
-	int64_t now;
-	int status;
 
-	cli_init(argv);
-	argp_parse(&argp, argc, argv, 0, NULL, &o);
-	if (time_parse(o.now, &now) < 0)
-		diag_fatal(EXIT_USAGE, "-t: '%s' is not a time such as "
-		    "2023-03-17T01:00:00Z", o.now);
-	status = load_document(o.file, &doc);
-	if (status == EXIT_OK && o.replies != NULL)
-		status = load_document(o.replies, &rdoc);
-	else if (status == EXIT_OK)
-		rdoc = json_array();
-	if (status == EXIT_OK)
-		status = run_step(&o, doc, rdoc, now);
-	json_decref(doc);
-	json_decref(rdoc);
-	return output_close(status);
+	return stage_main(&stage, &o, &o.in, argc, argv);
 }

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "exitcodes.h"
 #include "import.h"
 #include "load.h"
 #include "output.h"
+#include "stage.h"
 #include "sysconf.h"
 #include "xalloc.h"
 
@@ -48,11 +48,18 @@ static const struct argp_option option_list[] = {
 static error_t
 parse_opt(int key, char *arg, struct argp_state *state)
 {
-	struct import_files *f = state->input;
+	struct import *im = state->input;
+	struct import_files *f = &im->files;
+	size_t n = (size_t)state->argc;	/* each could be repeated */
 
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &f->output;
+		f->shows = xcalloc(n, sizeof *f->shows);
+		f->groups = xcalloc(n, sizeof *f->groups);
+		f->aggregates = xcalloc(n, sizeof *f->aggregates);
+		f->zones = xcalloc(n, sizeof *f->zones);
+		f->services = xcalloc(n, sizeof *f->services);
 		break;
 	case 'H':
 		f->hypervisors = arg;
@@ -175,6 +182,30 @@ import(struct import *im)
 	return status;
 }
 
+/* run_import: the site the files describe, as a system section. */
+static int
+run_import(void *options, json_t *no_input)
+{
+	struct import *im = options;
+	json_t **maps[] = { &im->hosts, &im->names, &im->groups,
+		&im->member_of, &im->vms, &im->sets, &im->set_members };
+	size_t i, n = sizeof maps / sizeof *maps;
+	int status;
+
+	(void)no_input;
+	im->files.site = load_name(im->files.site);
+	for (i = 0; i < n; i++)
+		*maps[i] = json_object();
+	im->warnings = json_array();
+	status = import(im);
+	import_warn_summary(im);
+	for (i = 0; i < n; i++)
+		json_decref(*maps[i]);
+	json_decref(im->warnings);
+	json_decref(im->site);
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -183,42 +214,14 @@ main(int argc, char **argv)
 	};
 	static const struct argp argp = { option_list, parse_opt, "SITE",
 		usage_doc, children, 0, 0 };
-	struct import im;
-	int status;
+	static const struct stage stage = { &argp, STAGE_TOOL, run_import };
+	struct import im = { 0 };
+	int status = stage_main(&stage, &im, NULL, argc, argv);
 
-	cli_init(argv);
-	memset(&im, 0, sizeof im);
-	im.files.shows = xcalloc((size_t)argc, sizeof *im.files.shows);
-	im.files.groups = xcalloc((size_t)argc, sizeof *im.files.groups);
-	im.files.aggregates = xcalloc((size_t)argc,
-	    sizeof *im.files.aggregates);
-	im.files.zones = xcalloc((size_t)argc, sizeof *im.files.zones);
-	im.files.services = xcalloc((size_t)argc, sizeof *im.files.services);
-	argp_parse(&argp, argc, argv, 0, NULL, &im.files);
-	im.files.site = load_name(im.files.site);
-	im.hosts = json_object();
-	im.names = json_object();
-	im.groups = json_object();
-	im.member_of = json_object();
-	im.vms = json_object();
-	im.sets = json_object();
-	im.set_members = json_object();
-	im.warnings = json_array();
-	status = import(&im);
-	import_warn_summary(&im);
-	json_decref(im.site);
-	json_decref(im.hosts);
-	json_decref(im.names);
-	json_decref(im.groups);
-	json_decref(im.member_of);
-	json_decref(im.vms);
-	json_decref(im.sets);
-	json_decref(im.set_members);
-	json_decref(im.warnings);
 	free(im.files.services);
 	free(im.files.shows);
 	free(im.files.groups);
 	free(im.files.aggregates);
 	free(im.files.zones);
-	return output_close(status);
+	return status;
 }

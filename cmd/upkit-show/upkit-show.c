@@ -10,16 +10,16 @@
 #include <argp.h>
 #include <string.h>
 
-#include "cli.h"
 #include "exitcodes.h"
 #include "load.h"
 #include "output.h"
 #include "picture.h"
 #include "show.h"
+#include "stage.h"
 #include "state.h"
 
 struct options {
-	const char *file;	/* with html, the state directory */
+	struct stage_input in;	/* FILE; with html, the state directory */
 	int dot;
 	int html;
 };
@@ -50,22 +50,24 @@ parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct options *o = state->input;
 
+	(void)arg;
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->in;
+		break;
 	case 'g':
 		o->dot = 1;
 		break;
 	case OPT_HTML:
 		o->html = 1;
 		break;
-	case ARGP_KEY_ARG:
-		o->file = cli_one_input(state, o->file, arg);
-		break;
 	case ARGP_KEY_END:
 		if (o->html && o->dot)
 			argp_error(state, "--html and --dot exclude each other");
-		if (o->html && (o->file == NULL || strcmp(o->file, "-") == 0))
+		if (o->html && (o->in.file == NULL || strcmp(o->in.file, "-") == 0))
 			argp_error(state, "--html reads a state directory: "
 			    "give DIR");
+		o->in.none = o->html;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -130,7 +132,7 @@ show(const struct options *o, const json_t *doc)
 	memset(&s, 0, sizeof s);
 	s.a = &a;
 	s.what = json_object();
-	access_init(&a, load_name(o->file));
+	access_init(&a, load_name(o->in.file));
 	if (load_sections(&s, doc) == 0 && (s.out = output_text_begin()) != NULL) {
 		if ((o->dot ? show_dot(&s) : show_text(&s)) == 0)
 			status = output_text_commit(s.out);
@@ -143,13 +145,13 @@ show(const struct options *o, const json_t *doc)
 	return status;
 }
 
-/* show_html: the state directory o->file as one HTML page. */
+/* show_html: the state directory o->in.file as one HTML page. */
 static int
 show_html(const struct options *o)
 {
 	struct picture pic;
 	FILE *out;
-	int status = picture_read(&pic, o->file);
+	int status = picture_read(&pic, o->in.file);
 
 	if (status == EXIT_OK) {
 		out = output_text_begin();
@@ -164,23 +166,25 @@ show_html(const struct options *o)
 	return status;
 }
 
+/* run: the document, or with --html the state directory, shown. */
+static int
+run(void *options, json_t *doc)
+{
+	const struct options *o = options;
+
+	return o->html ? show_html(o) : show(o, doc);
+}
+
 int
 main(int argc, char **argv)
 {
+	static const struct argp_child children[] = {
+		{ &stage_input_argp, 0, 0, 0 }, { 0 }
+	};
 	static const struct argp argp = { option_list, parse_opt,
-		"[FILE]\n--html DIR", usage_doc, NULL, 0, 0 };
-	struct options o = { NULL, 0, 0 };
-	json_t *doc;
-	int status;
+		"[FILE]\n--html DIR", usage_doc, children, 0, 0 };
+	static const struct stage stage = { &argp, STAGE_TOOL, run };
+	struct options o = { 0 };
 
-	cli_init(argv);
-	argp_parse(&argp, argc, argv, 0, NULL, &o);
-	if (o.html)
-		return output_close(show_html(&o));
-	status = load_document(o.file, &doc);
-	if (status == EXIT_OK) {
-		status = show(&o, doc);
-		json_decref(doc);
-	}
-	return output_close(status);
+	return stage_main(&stage, &o, &o.in, argc, argv);
 }

@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "access.h"
-#include "cli.h"
 #include "exitcodes.h"
 #include "load.h"
 #include "output.h"
+#include "stage.h"
 #include "state.h"
 #include "summary.h"
 #include "sysconf.h"
@@ -52,6 +52,8 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->output;
+		/* every argument could be a FILE */
+		o->files = xcalloc((size_t)state->argc, sizeof *o->files);
 		break;
 	case 's':
 		o->section = section_by_name(arg);
@@ -132,6 +134,21 @@ validate(const struct options *o, const char *file)
 	return status;
 }
 
+/* validate_all: every FILE; the status of the first that fails. */
+static int
+validate_all(void *options, json_t *no_input)
+{
+	const struct options *o = options;
+	int status = EXIT_OK, s;
+	size_t i;
+
+	(void)no_input;
+	for (i = 0; i < o->nfiles; i++)
+		if ((s = validate(o, o->files[i])) != EXIT_OK && status == EXIT_OK)
+			status = s;
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -140,16 +157,10 @@ main(int argc, char **argv)
 	};
 	static const struct argp argp = { option_list, parse_opt,
 		"[FILE...]", usage_doc, children, 0, 0 };
+	static const struct stage stage = { &argp, STAGE_TOOL, validate_all };
 	struct options o = { .section = SECTION_COUNT };
-	int status = EXIT_OK, s;
-	size_t i;
+	int status = stage_main(&stage, &o, NULL, argc, argv);
 
-	cli_init(argv);
-	o.files = xcalloc((size_t)argc, sizeof *o.files);
-	argp_parse(&argp, argc, argv, 0, NULL, &o);
-	for (i = 0; i < o.nfiles; i++)
-		if ((s = validate(&o, o.files[i])) != EXIT_OK && status == EXIT_OK)
-			status = s;
 	free(o.files);
-	return output_close(status);
+	return status;
 }

@@ -47,7 +47,7 @@ stage_main(const struct stage *stage, void *options, struct stage_input *in,
 	docsession_open(&session, stage->kind == STAGE_PIPELINE ? DOCSESSION_ARENA :
 	    DOCSESSION_MALLOC);
 	argp_parse(stage->argp, argc, argv, 0, NULL, options);
-	status = in != NULL ? read_and_run(stage, options, in) :
+	status = in != NULL && !in->none ? read_and_run(stage, options, in) :
 	    stage->run(options, NULL);
 	docsession_close(&session);
 	return answer_file_close(output_close(status));

@@ -26,6 +26,7 @@
 struct stage_input {
 	const char *file;
 	const char *const *reads;
+	int none;	/* the options read no document: run gets NULL */
 };
 
 /*

@@ -23,7 +23,7 @@ struct jbuild *jbuild_new(void);
 void jbuild_free(struct jbuild *b);
 /*
  * jbuild_unshared: a builder that shares nothing, for values made in a
- * jarena scope: a shared value made there would be gone with it.
+ * document session scope: a shared value made there would go with it.
  */
 struct jbuild *jbuild_unshared(void);
 

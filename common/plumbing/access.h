@@ -106,8 +106,8 @@ int acc_each_member(struct access *a, const json_t *obj, const char *key,
  * acc_each_kept_element: acc_each_element for an array that a tool
  * left as text (a stand-in, jtext.h), without building it whole: each
  * element is built alone and handed to fn with its text, then let go
- * of before the next (a document session scope), so fn must keep nothing of
- * it, not even a string, and change no older value.  With
+ * of before the next (a document session scope), so fn must keep
+ * nothing of it, not even a string, and change no older value.  With
  * ACC_KEEP_ELEMENTS fn may keep references, and the elements stay.
  * With ACC_SHALLOW_ELEMENTS, objects whose own arrays are large, each
  * element stays too but is built one level deep (load_shallow), its

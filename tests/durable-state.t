@@ -74,13 +74,14 @@ for f in "$T"/trace.*; do
 	order "$f"
 done | sort >"$T/order"
 
-want="1-rg.json 2-cg.json 3-batch.json 4-migrations.json 4-check.txt 5-report.started 5-report.json inputs summary.json summary.txt"
+set -- 1-rg.json 2-cg.json 3-batch.json 4-migrations.json 4-check.txt \
+    5-report.started 5-report.json inputs summary.json summary.txt
 missing=""
-for name in $want; do
+for name in "$@"; do
 	grep -qx "renamed $name" "$T/order" || missing="$missing $name"
 done
 if [ -z "$missing" ]; then
-	pass "each trusted file is synced, renamed, then its folder synced ($(echo $want | wc -w) names)"
+	pass "each trusted file is synced, renamed, then its folder synced ($# names)"
 else
 	fail "each trusted file is synced, renamed, then its folder synced (not:$missing)"
 	diag "$T/order"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2016 # check's conditions are quoted to be eval'd in check, later
 # osu-nats.t: seed 002's OS upgrade over a real NATS JetStream server.
 #
 # Each scenario starts its own nats-server -js on 127.0.0.1 at a free

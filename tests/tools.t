@@ -141,6 +141,7 @@ while IFS='|' read -r _ letter longs _; do
 		echo "$l $long"
 	done
 done <"$T/table" >"$T/meanings"
+# shellcheck disable=SC2016 # the backquotes are the table's, literal
 grep -oE '`[a-z-]+ -. --[a-z-]+`' "$T/table" | tr -d '`' >"$T/kept"
 
 # check_letters TOOL: each "-X, --long" of its --help is a meaning of the

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # e2e-env.sh: what the end-to-end cases (e2e-*/e2e.sh) share: the real
 # ansible-playbook must be there, a scratch folder $T removed at exit,
 # and Ansible kept inside it (a writable home and temp folders), quiet.

@@ -31,7 +31,7 @@ status=0
 loop -A add.json >/dev/null || status=$?
 echo "== loop -A add.json: status $status"
 markers
-n=$(ls -d "$state"/iter-* | wc -l)
+n=$(set -- "$state"/iter-*; echo "$#")
 echo "== iterations: $n"
 for i in $(seq 2 "$n"); do
 	jq -r --arg i "$i" '"iteration \($i): " + ([.resource_graph.vertices[]

@@ -74,16 +74,6 @@ struct loop {
 	char *down_text;
 };
 
-/* say.c: messages on standard error, a line each. */
-_Noreturn void die(int status, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-_Noreturn void die_freeing(int status, char *msg);
-_Noreturn void die_tool(int status, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void say(const struct loop *l, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-char *clock_text(long secs);
-
 /* files.c: the state directory's files. */
 int exists(const char *path);
 int is_file(const char *path);
@@ -109,6 +99,12 @@ int capture_quietly(char *const argv[], char **out);
 int run_into(char *const argv[], const char *out);
 char *new_tmp(const char *path);
 int status_of(int wstatus);
+/*
+ * tool_failed_status: the loop's status when a program it ran failed
+ * with status: its input's fault (65) stays 65, anything else is a bug
+ * (70).
+ */
+int tool_failed_status(int status);
 
 /*
  * relay.c: on a terminal, the actuator's stderr passed on a whole line
@@ -154,9 +150,20 @@ long wait_for_repair(struct loop *l, long n);
 void wait_mark(struct loop *l, long n, long secs);
 long wait_marked(const struct loop *l, long n);
 
-/* tell.c: what a person watching the loop sees. */
+/*
+ * tell.c: what a person watching the loop sees, on standard error
+ * through diag.h, a whole line each (the change sets a line names can
+ * be many).
+ */
 const char *went_down(struct loop *l, long n);
 void tell_progress(struct loop *l, long n);
+/* say: a line of progress, unless -q. */
+void say(const struct loop *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* end_freeing: the loop's last line, msg, freed; exit with status. */
+_Noreturn void end_freeing(int status, char *msg);
+/* clock_text: secs as H:MM:SS. */
+char *clock_text(long secs);
 
 /*
  * report_tally: add what a report section says ran to t: its actions

@@ -39,6 +39,7 @@
 #endif
 #include <unistd.h>
 
+#include "diag.h"
 #include "durable.h"
 #include "exitcodes.h"
 #include "loop.h"
@@ -59,6 +60,12 @@ status_of(int wstatus)
 	if (WIFSIGNALED(wstatus))
 		return 128 + WTERMSIG(wstatus);
 	return EXIT_SOFTWARE;
+}
+
+int
+tool_failed_status(int status)
+{
+	return status == EXIT_DATAERR ? EXIT_DATAERR : EXIT_SOFTWARE;
 }
 
 /* A signal to the loop stops its step's group, then the loop. */
@@ -120,7 +127,7 @@ spawn_err(char *const argv[], int in, int out, int err)
 	    (err >= 0 && dup2(err, 2) < 0))
 		_exit(EXIT_OSERR);
 	execvp(argv[0], argv);
-	fprintf(stderr, "upgrade-loop: %s: %s\n", argv[0], strerror(errno));
+	diag_error(argv[0], "%s", strerror(errno));
 	_exit(errno == ENOENT ? 127 : 126);
 }
 
@@ -196,11 +203,13 @@ start_watchdog(const struct loop *l)
 		atexit(end_watchdog);
 	}
 	if (pipe(fds) != 0 || fcntl(fds[1], F_SETFD, FD_CLOEXEC) != 0)
-		die(EXIT_OSERR, "cannot start the watchdog: %s", strerror(errno));
+		diag_fatal_whole(EXIT_OSERR, "cannot start the watchdog: %s",
+		    strerror(errno));
 	fflush(stdout);
 	fflush(stderr);
 	if ((watchdog = fork()) < 0)
-		die(EXIT_OSERR, "cannot start the watchdog: %s", strerror(errno));
+		diag_fatal_whole(EXIT_OSERR, "cannot start the watchdog: %s",
+		    strerror(errno));
 	if (watchdog == 0) {
 		(void)setpgid(0, 0);
 		close(fds[1]);
@@ -263,7 +272,7 @@ start_step(char *const argv[], int in, int out, int err)
 	    dup2(err, 2) < 0))
 		_exit(EXIT_OSERR);
 	execvp(argv[0], argv);
-	fprintf(stderr, "upgrade-loop: %s: %s\n", argv[0], strerror(errno));
+	diag_error(argv[0], "%s", strerror(errno));
 	_exit(errno == ENOENT ? 127 : 126);
 }
 
@@ -308,8 +317,7 @@ draw(const char *live_what, double t0)
 {
 	char *c = clock_text((long)(seconds_now() - t0));
 
-	fprintf(stderr, "\r\033[K%s: %s, %s", "upgrade-loop", live_what, c);
-	fflush(stderr);
+	diag_live("%s, %s", live_what, c);
 	free(c);
 }
 
@@ -337,8 +345,7 @@ watch(struct loop *l, pid_t step, const char *live_what, double t0,
 			draw(live_what, t0);
 	}
 	relay_close(&r);
-	fputs("\r\033[K", stderr);
-	fflush(stderr);
+	diag_live_clear();
 	return st;
 }
 
@@ -354,7 +361,8 @@ err_pipe(const struct loop *l, const char *live_what, int fds[2])
 		return;
 	if (pipe(fds) != 0 || fcntl(fds[0], F_SETFD, FD_CLOEXEC) != 0 ||
 	    fcntl(fds[1], F_SETFD, FD_CLOEXEC) != 0)
-		die(EXIT_OSERR, "cannot make a pipe: %s", strerror(errno));
+		diag_fatal_whole(EXIT_OSERR, "cannot make a pipe: %s",
+		    strerror(errno));
 }
 
 /*
@@ -371,18 +379,20 @@ run_step(struct loop *l, const char *in, const char *tmp,
 
 	start_watchdog(l);
 	if (watchdog < 0)
-		die(EXIT_SOFTWARE, "the watchdog of the steps died: run again "
-		    "to resume");
+		diag_fatal_whole(EXIT_SOFTWARE, "the watchdog of the steps "
+		    "died: run again to resume");
 	if ((fin = open(in, O_RDONLY | O_CLOEXEC)) < 0)
-		die(EXIT_NOINPUT, "%s: %s", in, strerror(errno));
+		diag_fatal_whole(EXIT_NOINPUT, "%s: %s", in, strerror(errno));
 	/* tmp is new and empty: O_TRUNC would have ext4 write it back at
 	 * close (auto_da_alloc), in the step's time */
 	if ((fout = open(tmp, O_WRONLY | O_CLOEXEC)) < 0)
-		die(EXIT_CANTCREAT, "%s: %s", tmp, strerror(errno));
+		diag_fatal_whole(EXIT_CANTCREAT, "%s: %s", tmp,
+		    strerror(errno));
 	err_pipe(l, live_what, err);
 	started = times_start();
 	if ((step = start_step(argv, fin, fout, err[1])) < 0)
-		die(EXIT_OSERR, "cannot start a step: %s", strerror(errno));
+		diag_fatal_whole(EXIT_OSERR, "cannot start a step: %s",
+		    strerror(errno));
 	running = step;
 	close(fin);
 	close(fout);
@@ -420,8 +430,8 @@ new_tmp(const char *path)
 		}
 		free(name);
 	}
-	die(EXIT_SOFTWARE, "%s.tmp.%ld.*: cannot create a temporary file",
-	    path, (long)getpid());
+	diag_fatal_whole(EXIT_SOFTWARE, "%s.tmp.%ld.*: cannot create a "
+	    "temporary file", path, (long)getpid());
 }
 
 /*
@@ -444,7 +454,7 @@ step_save(struct loop *l, const char *file, const char *in,
 	if (st != 0)
 		(void)unlink(tmp);
 	else if (durable_rename(tmp, file) != 0)
-		die(EXIT_IOERR, "%s: %s", file, strerror(errno));
+		diag_fatal_whole(EXIT_IOERR, "%s: %s", file, strerror(errno));
 	free(tmp);
 	return st;
 }
@@ -460,8 +470,8 @@ step_pure(struct loop *l, const char *file, char *const argv[])
 	const char *base = strrchr(file, '/');
 
 	if (st != 0)
-		die_tool(st, "%s: '%s' failed with status %d",
-		    base ? base + 1 : file, argv[0], st);
+		diag_fatal_whole(tool_failed_status(st), "%s: '%s' failed "
+		    "with status %d", base ? base + 1 : file, argv[0], st);
 }
 
 /*
@@ -481,7 +491,8 @@ capture_err(char *const argv[], char **out, int err)
 	if (pipe(fds) != 0 || fcntl(fds[0], F_SETFD, FD_CLOEXEC) != 0 ||
 	    fcntl(fds[1], F_SETFD, FD_CLOEXEC) != 0 ||
 	    (devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
-		die(EXIT_OSERR, "cannot start %s: %s", argv[0], strerror(errno));
+		diag_fatal_whole(EXIT_OSERR, "cannot start %s: %s", argv[0],
+		    strerror(errno));
 	fflush(stdout);
 	fflush(stderr);
 	started = times_start();
@@ -489,7 +500,8 @@ capture_err(char *const argv[], char **out, int err)
 	close(fds[1]);
 	close(devnull);
 	if (pid < 0)
-		die(EXIT_OSERR, "cannot start %s: %s", argv[0], strerror(errno));
+		diag_fatal_whole(EXIT_OSERR, "cannot start %s: %s", argv[0],
+		    strerror(errno));
 	do {
 		xreserve(&buf, &cap, len + 4096 + 1);
 		n = read(fds[0], buf + len, cap - len - 1);
@@ -529,14 +541,16 @@ run_into(char *const argv[], const char *out)
 	pid_t pid;
 
 	if (fd < 0)
-		die(EXIT_CANTCREAT, "%s: %s", out, strerror(errno));
+		diag_fatal_whole(EXIT_CANTCREAT, "%s: %s", out,
+		    strerror(errno));
 	fflush(stdout);
 	fflush(stderr);
 	started = times_start();
 	pid = spawn_err(argv, -1, fd, -1);
 	close(fd);
 	if (pid < 0)
-		die(EXIT_OSERR, "cannot start %s: %s", argv[0], strerror(errno));
+		diag_fatal_whole(EXIT_OSERR, "cannot start %s: %s", argv[0],
+		    strerror(errno));
 	st = wait_for(pid);
 	times_log("check", argv[0], started);
 	return st;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "exitcodes.h"
 #include "loop.h"
 #include "report.h"
@@ -247,7 +248,7 @@ table_text(const json_t *sum, const json_t *rep, const json_t *temp)
 	const json_t *hh;
 
 	if (fp == NULL)
-		die(EXIT_OSERR, "out of memory");
+		diag_fatal_whole(EXIT_OSERR, "out of memory");
 	if (sum != NULL)
 		summary_table(fp, sum, 1);
 	else
@@ -277,7 +278,7 @@ write_summary(const struct loop *l, const json_t *sum, const char *txt)
 	FILE *fp = open_memstream(&json, &len);
 
 	if (fp == NULL)
-		die(EXIT_OSERR, "out of memory");
+		diag_fatal_whole(EXIT_OSERR, "out of memory");
 	jq_dump(fp, sum);
 	fclose(fp);
 	path = xasprintf("%s/summary.json", l->dir);

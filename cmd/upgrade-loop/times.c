@@ -33,7 +33,8 @@ times_open(const char *path)
 	times_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
 	    0666);
 	if (times_fd < 0)
-		die(EXIT_CANTCREAT, "%s: %s", path, strerror(errno));
+		diag_fatal_whole(EXIT_CANTCREAT, "%s: %s", path,
+		    strerror(errno));
 	times_name = path;
 }
 

@@ -202,8 +202,4 @@ int advises_hosts(const struct loop *l, long n);
  * failing_action {iteration, action, result} in its entry. */
 void add_failing_actions(const struct loop *l, long n, json_t *failed);
 
-/* jqdump.c: JSON as jq . lays it out. */
-void jq_dump(FILE *fp, const json_t *v);
-void jq_number(FILE *fp, double d);
-
 #endif

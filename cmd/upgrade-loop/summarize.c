@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "jwriter.h"
 #include "exitcodes.h"
 #include "loop.h"
 #include "report.h"
@@ -246,6 +247,7 @@ table_text(const json_t *sum, const json_t *rep, const json_t *temp)
 	size_t len = 0;
 	FILE *fp = open_memstream(&text, &len);
 	const json_t *hh;
+	char num[40];
 
 	if (fp == NULL)
 		diag_fatal_whole(EXIT_OSERR, "out of memory");
@@ -260,7 +262,8 @@ table_text(const json_t *sum, const json_t *rep, const json_t *temp)
 		    json_integer_value(json_object_get(temp, "released")));
 		hh = json_object_get(temp, "host_hours");
 		if (json_is_number(hh))
-			jq_number(fp, json_number_value(hh));
+			fwrite(num, 1, jw_jq_real(json_number_value(hh), num,
+			    sizeof num), fp);
 		else
 			fputs("unknown (no simulated times)", fp);
 		fputs(" host-hours\n", fp);
@@ -276,11 +279,17 @@ write_summary(const struct loop *l, const json_t *sum, const char *txt)
 	char *json = NULL, *path;
 	size_t len = 0;
 	FILE *fp = open_memstream(&json, &len);
+	struct jwriter *w = xmalloc(sizeof *w);
 
 	if (fp == NULL)
 		diag_fatal_whole(EXIT_OSERR, "out of memory");
-	jq_dump(fp, sum);
-	fclose(fp);
+	jw_init(w, fp, 0);
+	jw_fresh(w);
+	jw_jq(w);
+	jw_value(w, sum);
+	if (jw_finish(w) != 0 || fclose(fp) != 0)
+		diag_fatal_whole(EXIT_OSERR, "out of memory");
+	free(w);
 	path = xasprintf("%s/summary.json", l->dir);
 	write_text_atomically(path, json);
 	free(path);

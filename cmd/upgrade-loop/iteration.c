@@ -442,7 +442,7 @@ iteration(struct loop *l, long n)
 	long secs;
 
 	times_at(n);
-	if (spare_dir_take(it) != 0 && mkdir(it, 0777) != 0 &&
+	if (mkdir(it, 0777) != 0 &&
 	    errno != EEXIST)
 		diag_fatal_whole(EXIT_CANTCREAT, "%s: %s", it, strerror(errno));
 	if (!is_file(rg))

@@ -122,13 +122,6 @@ int relay_wait(struct relay *r, int ms);
 /* relay_close: the rest passed on, and the pipe closed. */
 void relay_close(struct relay *r);
 
-/* spare.c: files and a folder the watchdog makes while a step runs. */
-void spares_name(const char *dir);
-void spares_make(void);
-void spares_drop(void);
-int spare_file_take(const char *name);
-int spare_dir_take(const char *name);
-
 /* times.c: -T, the wall time of each program the loop runs. */
 void times_open(const char *path);
 void times_at(long n);

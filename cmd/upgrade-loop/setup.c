@@ -314,7 +314,8 @@ same_inputs(const struct loop *l)
 
 /*
  * leftovers: files of steps killed before their rename are never read,
- * nor are the spares of a killed loop.
+ * nor are the spares a killed loop of an older upkit left (its watchdog
+ * made empty files and a folder ahead of time).
  */
 static void
 leftovers(const struct loop *l)
@@ -336,7 +337,7 @@ leftovers(const struct loop *l)
 		}
 		args_free(&files);
 	}
-	names_with_prefix(l->dir, "spare.tmp.", &files);	/* spare.c */
+	names_with_prefix(l->dir, "spare.tmp.", &files);
 	names_with_prefix(l->dir, "spare-dir.tmp.", &files);
 	for (j = 0; j < files.n; j++)
 		remove_tree(files.v[j]);

@@ -145,9 +145,8 @@ wait_for(pid_t pid)
 
 /*
  * guard: the watchdog's life: read the group of each step as it starts
- * (0 when it is over) and make the loop's spares while it runs
- * (spare.c); when no writer of the pipe is left, the loop is gone:
- * SIGKILL the group of the step that was running, and remove the spares.
+ * (0 when it is over); when no writer of the pipe is left, the loop is
+ * gone: SIGKILL the group of the step that was running.
  */
 static _Noreturn void
 guard(int rfd)
@@ -168,17 +167,16 @@ guard(int rfd)
 	signal(SIGHUP, SIG_IGN);
 	while ((n = read(rfd, &g, sizeof g)) == (ssize_t)sizeof g ||
 	    (n < 0 && errno == EINTR))
-		if (n > 0 && (group = g) > 0)
-			spares_make();
+		if (n > 0)
+			group = g;
 	if (group > 0)
 		(void)kill(-group, SIGKILL);
-	spares_drop();
 	_exit(0);
 }
 
 /*
  * end_watchdog: at the loop's exit, the watchdog is told and waited for:
- * when the loop has exited, its spares are gone.
+ * when the loop has exited, so has it.
  */
 static void
 end_watchdog(void)
@@ -192,16 +190,14 @@ end_watchdog(void)
 
 /* start_watchdog: the watchdog, once the lock is held (setup.c). */
 static void
-start_watchdog(const struct loop *l)
+start_watchdog(void)
 {
 	int fds[2];
 
 	if (watchdog > 0)
 		return;
-	if (watchdog == 0) {
-		spares_name(l->dir);
+	if (watchdog == 0)
 		atexit(end_watchdog);
-	}
 	if (pipe(fds) != 0 || fcntl(fds[1], F_SETFD, FD_CLOEXEC) != 0)
 		diag_fatal_whole(EXIT_OSERR, "cannot start the watchdog: %s",
 		    strerror(errno));
@@ -377,7 +373,7 @@ run_step(struct loop *l, const char *in, const char *tmp,
 	pid_t step;
 	int fin, fout, st, err[2];
 
-	start_watchdog(l);
+	start_watchdog();
 	if (watchdog < 0)
 		diag_fatal_whole(EXIT_SOFTWARE, "the watchdog of the steps "
 		    "died: run again to resume");
@@ -409,9 +405,8 @@ run_step(struct loop *l, const char *in, const char *tmp,
 }
 
 /*
- * new_tmp: a new empty file path.tmp.PID.K, a spare renamed to it
- * (spare.c) or made with O_EXCL: a name that exists, whatever it is, is
- * passed over.
+ * new_tmp: a new empty file path.tmp.PID.K, made with O_EXCL: a name
+ * that exists, whatever it is, is passed over.
  */
 char *
 new_tmp(const char *path)
@@ -421,8 +416,6 @@ new_tmp(const char *path)
 
 	for (k = 0; k < 100; k++) {
 		name = xasprintf("%s.tmp.%ld.%d", path, (long)getpid(), k);
-		if (spare_file_take(name) == 0)
-			return name;
 		fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		if (fd >= 0) {
 			close(fd);

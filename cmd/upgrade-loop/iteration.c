@@ -127,7 +127,7 @@ graph_done(struct loop *l, long n)
 		free(p);
 		file = iter_path(l, n, "1-rg.json");
 		args_of(&argv, "upkit-sim", "--progress", file, (char *)NULL);
-		(void)capture(argv.v, &p);
+		(void)capture(l, argv.v, &p);
 		args_free(&argv);
 		free(file);
 		p[strcspn(p, "\n")] = '\0';
@@ -176,7 +176,7 @@ plan_answers(struct loop *l, long n)
 		file = iter_path(l, n, "4-migrations.json");
 		args_of(&argv, "upkit-sim", "--progress", "--fingerprint", file,
 		    (char *)NULL);
-		st = capture(argv.v, &text);
+		st = capture(l, argv.v, &text);
 		args_free(&argv);
 		free(file);
 		if (st != 0)
@@ -211,7 +211,7 @@ repeats(struct loop *l, long n)
 	}
 	if ((size_t)(n - 1) >= l->nfps || l->fps[n - 1] == NULL) {
 		args_of(&argv, "upkit-sim", "--fingerprint", last, (char *)NULL);
-		st = capture(argv.v, &fp);
+		st = capture(l, argv.v, &fp);
 		args_free(&argv);
 		if (st != 0)
 			diag_fatal_whole(tool_failed_status(st), "iteration "
@@ -242,7 +242,7 @@ check_plan(struct loop *l, long n)
 	argv[0] = xasprintf("%s/upkit-check", l->scripts);
 	argv[1] = iter_path(l, n, "4-migrations.json");
 	argv[2] = NULL;
-	st = run_into(argv, tmp);
+	st = run_into(l, argv, tmp);
 	if (durable_rename(tmp, out) != 0)
 		diag_fatal_whole(EXIT_IOERR, "%s: %s", out, strerror(errno));
 	/* 127 and 126: it, or its interpreter, could not be started */
@@ -441,7 +441,7 @@ iteration(struct loop *l, long n)
 	enum state state = ST_RUNNING;
 	long secs;
 
-	times_at(n);
+	times_at(&l->times, n);
 	if (mkdir(it, 0777) != 0 &&
 	    errno != EEXIST)
 		diag_fatal_whole(EXIT_CANTCREAT, "%s: %s", it, strerror(errno));

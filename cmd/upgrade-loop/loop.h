@@ -12,6 +12,7 @@
 #define UPKIT_LOOP_H
 
 #include <stddef.h>
+#include <sys/types.h>
 #include <jansson.h>
 
 /* Exit statuses beyond sysexits: upgrade-loop(1). */
@@ -48,6 +49,23 @@ struct options {
 	long wait;			/* -w: seconds to wait for repairs */
 };
 
+/*
+ * step.c: the watchdog of the steps: a process that holds the lock with
+ * the loop and stops the step running when the loop is gone.
+ */
+struct watchdog {
+	pid_t pid;		/* 0: not started yet, -1: it died */
+	int fd;			/* the write end of its pipe */
+	long steps_run;		/* by this loop (UPKIT_LOOP_KILL) */
+};
+
+/* times.c: -T FILE. */
+struct times {
+	int fd;			/* -1: no -T, or it failed */
+	const char *name;
+	long iter;		/* the programs run are this iteration's */
+};
+
 /* How an iteration ended (iteration.c). */
 enum state { ST_RUNNING, ST_DONE, ST_SUSPENDED, ST_REFUSED, ST_REPEATED,
 	ST_INTERRUPTED };
@@ -72,6 +90,8 @@ struct loop {
 	int act_status;			/* the failed actuator's status */
 	long down_iter;			/* down_text is of this iteration */
 	char *down_text;
+	struct watchdog dog;		/* step.c */
+	struct times times;		/* times.c */
 };
 
 /* files.c: the state directory's files. */
@@ -90,15 +110,14 @@ json_t *read_sections(const char *file, const char *const *reads);
 void done_reading(json_t *doc);
 
 /* step.c: running the steps, each in a group the watchdog guards. */
-void steps_init(void);
+void steps_init(struct watchdog *w);
 int step_save(struct loop *l, const char *file, const char *in,
     char *const argv[], const char *live_what);
 void step_pure(struct loop *l, const char *file, char *const argv[]);
-int capture(char *const argv[], char **out);
-int capture_quietly(char *const argv[], char **out);
-int run_into(char *const argv[], const char *out);
+int capture(struct loop *l, char *const argv[], char **out);
+int capture_quietly(struct loop *l, char *const argv[], char **out);
+int run_into(struct loop *l, char *const argv[], const char *out);
 char *new_tmp(const char *path);
-int status_of(int wstatus);
 /*
  * tool_failed_status: the loop's status when a program it ran failed
  * with status: its input's fault (65) stays 65, anything else is a bug
@@ -123,10 +142,11 @@ int relay_wait(struct relay *r, int ms);
 void relay_close(struct relay *r);
 
 /* times.c: -T, the wall time of each program the loop runs. */
-void times_open(const char *path);
-void times_at(long n);
-double times_start(void);
-void times_log(const char *kind, const char *argv0, double t0);
+void times_open(struct times *t, const char *path);
+void times_at(struct times *t, long n);
+double times_start(const struct times *t);
+void times_log(struct times *t, const char *kind, const char *argv0,
+    double t0);
 
 /* setup.c: options checked, the lock, the inputs. */
 void setup(struct loop *l);

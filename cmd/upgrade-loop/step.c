@@ -22,7 +22,8 @@
  * So no step outlives its loop, and the lock stays held until it is
  * gone.  (Each step had a supervisor process of its own before: a fork
  * and an exit more per step, half a millisecond each on the machine the
- * benchmark ran on.)  UPKIT_LOOP_KILL=N (for tests) kills the loop with
+ * benchmark ran on.)  The watchdog's pid and pipe are the loop's (struct
+ * watchdog, in struct loop).  UPKIT_LOOP_KILL=N (for tests) kills the loop with
  * SIGKILL at its N-th step, after the step has written its output but
  * before the rename.
  */
@@ -33,7 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -43,24 +43,20 @@
 #include "durable.h"
 #include "exitcodes.h"
 #include "loop.h"
+#include "monotonic.h"
+#include "spawn.h"
 #include "xalloc.h"
 
-/* the group of the step running, for the signal handler */
-static volatile pid_t running;
-static pid_t watchdog;
-static int watchdog_fd = -1;	/* the pipe's write end */
-static long steps_run;
-
-/* status_of: a wait status as the shell tells it: 128 + a signal. */
-int
-status_of(int wstatus)
-{
-	if (WIFEXITED(wstatus))
-		return WEXITSTATUS(wstatus);
-	if (WIFSIGNALED(wstatus))
-		return 128 + WTERMSIG(wstatus);
-	return EXIT_SOFTWARE;
-}
+/*
+ * The group of the step running, or 0: the signal handler stops it,
+ * and a handler sees nothing else.
+ */
+static volatile sig_atomic_t running;
+/*
+ * The loop's watchdog, for the exit handler, which atexit(3) calls
+ * without an argument; set once, in start_watchdog.
+ */
+static struct watchdog *watchdog_at_exit;
 
 int
 tool_failed_status(int status)
@@ -82,10 +78,13 @@ on_signal(int sig)
 }
 
 void
-steps_init(void)
+steps_init(struct watchdog *w)
 {
 	struct sigaction sa;
 
+	w->pid = 0;
+	w->fd = -1;
+	w->steps_run = 0;
 	/* a dead watchdog's pipe is an error to see, not a signal */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGCHLD, SIG_DFL);
@@ -95,52 +94,6 @@ steps_init(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-}
-
-/* default_signals: a child starts as a program the shell starts would. */
-static void
-default_signals(void)
-{
-	sigset_t none;
-
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-}
-
-/*
- * spawn_err: argv with stdin in, stdout out and stderr err (-1: the
- * loop's own).
- */
-static pid_t
-spawn_err(char *const argv[], int in, int out, int err)
-{
-	pid_t pid = fork();
-
-	if (pid != 0)
-		return pid;
-	default_signals();
-	if ((in >= 0 && dup2(in, 0) < 0) || (out >= 0 && dup2(out, 1) < 0) ||
-	    (err >= 0 && dup2(err, 2) < 0))
-		_exit(EXIT_OSERR);
-	execvp(argv[0], argv);
-	diag_error(argv[0], "%s", strerror(errno));
-	_exit(errno == ENOENT ? 127 : 126);
-}
-
-/* wait_for: a program's status (no step: the watchdog is not asked). */
-static int
-wait_for(pid_t pid)
-{
-	int st;
-
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return EXIT_OSERR;
-	return status_of(st);
 }
 
 /*
@@ -176,110 +129,85 @@ guard(int rfd)
 
 /*
  * end_watchdog: at the loop's exit, the watchdog is told and waited for:
- * when the loop has exited, so has it.
+ * when the loop has exited, so has it, and the lock it holds is free.
  */
 static void
 end_watchdog(void)
 {
-	if (watchdog <= 0)
+	struct watchdog *w = watchdog_at_exit;
+
+	if (w->pid <= 0)
 		return;
-	close(watchdog_fd);
-	(void)waitpid(watchdog, NULL, 0);
-	watchdog = 0;
+	close(w->fd);
+	(void)waitpid(w->pid, NULL, 0);
+	w->pid = 0;
 }
 
 /* start_watchdog: the watchdog, once the lock is held (setup.c). */
 static void
-start_watchdog(void)
+start_watchdog(struct watchdog *w)
 {
 	int fds[2];
 
-	if (watchdog > 0)
+	if (w->pid > 0)
 		return;
-	if (watchdog == 0)
+	if (w->pid == 0 && watchdog_at_exit == NULL) {
+		watchdog_at_exit = w;
 		atexit(end_watchdog);
+	}
 	if (pipe(fds) != 0 || fcntl(fds[1], F_SETFD, FD_CLOEXEC) != 0)
 		diag_fatal_whole(EXIT_OSERR, "cannot start the watchdog: %s",
 		    strerror(errno));
 	fflush(stdout);
 	fflush(stderr);
-	if ((watchdog = fork()) < 0)
+	if ((w->pid = fork()) < 0)
 		diag_fatal_whole(EXIT_OSERR, "cannot start the watchdog: %s",
 		    strerror(errno));
-	if (watchdog == 0) {
+	if (w->pid == 0) {
 		(void)setpgid(0, 0);
 		close(fds[1]);
 		guard(fds[0]);
 	}
 	/* both set it: a group kill between the fork and the child's own
 	 * setpgid can only come before any step */
-	(void)setpgid(watchdog, watchdog);
+	(void)setpgid(w->pid, w->pid);
 	close(fds[0]);
-	watchdog_fd = fds[1];
+	w->fd = fds[1];
 }
 
 /* tell_watchdog: the group of the step running, or 0. */
 static int
-tell_watchdog(pid_t group)
+tell_watchdog(const struct watchdog *w, pid_t group)
 {
-	return write(watchdog_fd, &group, sizeof group) ==
+	return write(w->fd, &group, sizeof group) ==
 	    (ssize_t)sizeof group ? 0 : -1;
 }
 
+/* The step's child, before its exec (spawn.h): async-signal-safe. */
+struct step_start {
+	const struct watchdog *w;
+	pid_t parent;
+};
+
 /*
- * die_with_parent: the kernel SIGKILLs this process when the loop, its
- * parent, dies (Linux): the step's own process goes even when the loop
- * and the watchdog are both killed.  A parent already gone: exit now.
+ * before_step: the kernel SIGKILLs the step when the loop, its parent,
+ * dies (Linux): its own process goes even when the loop and the
+ * watchdog are both killed; a parent already gone: exit now.  Then the
+ * watchdog learns the step's group, before the step runs.
  */
 static void
-die_with_parent(pid_t parent)
+before_step(void *ctx)
 {
+	const struct step_start *s = ctx;
+
 #ifdef __linux__
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
 		_exit(EXIT_OSERR);
 #endif
-	if (getppid() != parent)
+	if (getppid() != s->parent)
 		_exit(EXIT_SOFTWARE);
-}
-
-/*
- * start_step: argv in a group of its own, with stdin in and stdout out,
- * and stderr err unless it is -1; the watchdog knows the group before
- * the step runs.
- */
-static pid_t
-start_step(char *const argv[], int in, int out, int err)
-{
-	pid_t pid, parent = getpid();
-
-	fflush(stdout);
-	fflush(stderr);
-	if ((pid = fork()) != 0) {
-		if (pid > 0)
-			(void)setpgid(pid, pid);
-		return pid;
-	}
-	(void)setpgid(0, 0);
-	die_with_parent(parent);
-	if (tell_watchdog(getpid()) != 0)
+	if (tell_watchdog(s->w, getpid()) != 0)
 		_exit(EXIT_SOFTWARE);
-	default_signals();
-	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || (err >= 0 &&
-	    dup2(err, 2) < 0))
-		_exit(EXIT_OSERR);
-	execvp(argv[0], argv);
-	diag_error(argv[0], "%s", strerror(errno));
-	_exit(errno == ENOENT ? 127 : 126);
-}
-
-/* seconds_now: the monotonic clock, in seconds. */
-static double
-seconds_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /*
@@ -287,7 +215,7 @@ seconds_now(void)
  * the step with it: the loop stops its group.
  */
 static int
-wait_step(pid_t step, int nohang)
+wait_step(struct watchdog *w, pid_t step, int nohang)
 {
 	pid_t pid;
 	int st;
@@ -295,10 +223,10 @@ wait_step(pid_t step, int nohang)
 	for (;;) {
 		pid = waitpid(-1, &st, nohang ? WNOHANG : 0);
 		if (pid == step)
-			return status_of(st);
-		if (pid == watchdog && watchdog > 0) {
+			return spawn_status(st);
+		if (pid == w->pid && w->pid > 0) {
 			(void)kill(-step, SIGKILL);
-			watchdog = -1;
+			w->pid = -1;
 		}
 		if (pid == 0)
 			return -1;
@@ -311,7 +239,7 @@ wait_step(pid_t step, int nohang)
 static void
 draw(const char *live_what, double t0)
 {
-	char *c = clock_text((long)(seconds_now() - t0));
+	char *c = clock_text((long)(monotonic_seconds() - t0));
 
 	diag_live("%s, %s", live_what, c);
 	free(c);
@@ -330,12 +258,12 @@ watch(struct loop *l, pid_t step, const char *live_what, double t0,
 	int st;
 
 	if (!l->live || live_what == NULL || *live_what == '\0')
-		return wait_step(step, 0);
+		return wait_step(&l->dog, step, 0);
 	relay_open(&r, errfd);
-	while ((st = wait_step(step, 1)) < 0) {
-		if (seconds_now() >= next) {
+	while ((st = wait_step(&l->dog, step, 1)) < 0) {
+		if (monotonic_seconds() >= next) {
 			draw(live_what, t0);
-			next = seconds_now() + 1;
+			next = monotonic_seconds() + 1;
 		}
 		if (relay_wait(&r, 50) > 0)
 			draw(live_what, t0);
@@ -363,44 +291,47 @@ err_pipe(const struct loop *l, const char *live_what, int fds[2])
 
 /*
  * run_step: argv with stdin the file in and stdout the file tmp, in a
- * group of its own; its status.
+ * group of its own that the watchdog knows before it runs; its status.
  */
 static int
 run_step(struct loop *l, const char *in, const char *tmp,
     char *const argv[], const char *live_what)
 {
-	double t0 = seconds_now(), started;
+	double t0 = monotonic_seconds(), started;
+	struct step_start start = { &l->dog, getpid() };
+	struct spawn_how how = { -1, -1, -1, 1, before_step, &start };
 	pid_t step;
-	int fin, fout, st, err[2];
+	int st, err[2];
 
-	start_watchdog();
-	if (watchdog < 0)
+	start_watchdog(&l->dog);
+	if (l->dog.pid < 0)
 		diag_fatal_whole(EXIT_SOFTWARE, "the watchdog of the steps "
 		    "died: run again to resume");
-	if ((fin = open(in, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((how.in = open(in, O_RDONLY | O_CLOEXEC)) < 0)
 		diag_fatal_whole(EXIT_NOINPUT, "%s: %s", in, strerror(errno));
 	/* tmp is new and empty: O_TRUNC would have ext4 write it back at
 	 * close (auto_da_alloc), in the step's time */
-	if ((fout = open(tmp, O_WRONLY | O_CLOEXEC)) < 0)
+	if ((how.out = open(tmp, O_WRONLY | O_CLOEXEC)) < 0)
 		diag_fatal_whole(EXIT_CANTCREAT, "%s: %s", tmp,
 		    strerror(errno));
 	err_pipe(l, live_what, err);
-	started = times_start();
-	if ((step = start_step(argv, fin, fout, err[1])) < 0)
+	how.err = err[1];
+	started = times_start(&l->times);
+	if ((step = spawn_argv(argv, &how)) < 0)
 		diag_fatal_whole(EXIT_OSERR, "cannot start a step: %s",
 		    strerror(errno));
 	running = step;
-	close(fin);
-	close(fout);
+	close(how.in);
+	close(how.out);
 	if (err[1] >= 0)
 		close(err[1]);
 	st = watch(l, step, live_what, t0, err[0]);
-	times_log("step", argv[0], started);
+	times_log(&l->times, "step", argv[0], started);
 	(void)kill(-step, SIGKILL);
 	running = 0;
-	if (watchdog > 0)
-		(void)tell_watchdog(0);
-	l->step_secs = seconds_now() - t0;
+	if (l->dog.pid > 0)
+		(void)tell_watchdog(&l->dog, 0);
+	l->step_secs = monotonic_seconds() - t0;
 	return st;
 }
 
@@ -440,9 +371,9 @@ step_save(struct loop *l, const char *file, const char *in,
 	const char *kill_at = getenv("UPKIT_LOOP_KILL");
 	int st = run_step(l, in, tmp, argv, live_what);
 
-	steps_run++;
+	l->dog.steps_run++;
 	if (kill_at != NULL && *kill_at != '\0' &&
-	    steps_run >= strtol(kill_at, NULL, 10))
+	    l->dog.steps_run >= strtol(kill_at, NULL, 10))
 		kill(getpid(), SIGKILL);
 	if (st != 0)
 		(void)unlink(tmp);
@@ -467,17 +398,29 @@ step_pure(struct loop *l, const char *file, char *const argv[])
 		    "with status %d", base ? base + 1 : file, argv[0], st);
 }
 
+/* wait_for: a program's status (no step: the watchdog is not asked). */
+static int
+wait_for(pid_t pid)
+{
+	int st = spawn_wait(pid);
+
+	return st < 0 ? EXIT_OSERR : st;
+}
+
 /*
- * capture_err: run argv (stdin /dev/null, stderr err, no watchdog: it
- * only reads) and take its standard output; its status.
+ * capture_err: run argv (stdin /dev/null, stderr thrown away when
+ * quietly, no watchdog: it only reads) and take its standard output;
+ * its status.
  */
 static int
-capture_err(char *const argv[], char **out, int err)
+capture_err(struct loop *l, char *const argv[], char **out,
+    int quietly)
 {
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
 	ssize_t n;
 	int fds[2], devnull, st;
+	struct spawn_how how = SPAWN_INHERITED;
 	double started;
 	pid_t pid;
 
@@ -486,10 +429,11 @@ capture_err(char *const argv[], char **out, int err)
 	    (devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
 		diag_fatal_whole(EXIT_OSERR, "cannot start %s: %s", argv[0],
 		    strerror(errno));
-	fflush(stdout);
-	fflush(stderr);
-	started = times_start();
-	pid = spawn_err(argv, devnull, fds[1], err ? devnull : -1);
+	how.in = devnull;
+	how.out = fds[1];
+	how.err = quietly ? devnull : -1;
+	started = times_start(&l->times);
+	pid = spawn_argv(argv, &how);
 	close(fds[1]);
 	close(devnull);
 	if (pid < 0)
@@ -504,22 +448,22 @@ capture_err(char *const argv[], char **out, int err)
 	close(fds[0]);
 	buf[len] = '\0';
 	st = wait_for(pid);
-	times_log("ask", argv[0], started);
+	times_log(&l->times, "ask", argv[0], started);
 	*out = buf;
 	return st;
 }
 
 int
-capture(char *const argv[], char **out)
+capture(struct loop *l, char *const argv[], char **out)
 {
-	return capture_err(argv, out, 0);
+	return capture_err(l, argv, out, 0);
 }
 
 /* capture_quietly: capture, with the program's stderr thrown away. */
 int
-capture_quietly(char *const argv[], char **out)
+capture_quietly(struct loop *l, char *const argv[], char **out)
 {
-	return capture_err(argv, out, 1);
+	return capture_err(l, argv, out, 1);
 }
 
 /*
@@ -527,24 +471,23 @@ capture_quietly(char *const argv[], char **out)
  * no watchdog; its status.
  */
 int
-run_into(char *const argv[], const char *out)
+run_into(struct loop *l, char *const argv[], const char *out)
 {
-	int fd = open(out, O_WRONLY | O_CLOEXEC), st;
+	struct spawn_how how = SPAWN_INHERITED;
 	double started;
 	pid_t pid;
+	int st;
 
-	if (fd < 0)
+	if ((how.out = open(out, O_WRONLY | O_CLOEXEC)) < 0)
 		diag_fatal_whole(EXIT_CANTCREAT, "%s: %s", out,
 		    strerror(errno));
-	fflush(stdout);
-	fflush(stderr);
-	started = times_start();
-	pid = spawn_err(argv, -1, fd, -1);
-	close(fd);
+	started = times_start(&l->times);
+	pid = spawn_argv(argv, &how);
+	close(how.out);
 	if (pid < 0)
 		diag_fatal_whole(EXIT_OSERR, "cannot start %s: %s", argv[0],
 		    strerror(errno));
 	st = wait_for(pid);
-	times_log("check", argv[0], started);
+	times_log(&l->times, "check", argv[0], started);
 	return st;
 }

@@ -100,7 +100,7 @@ may_release(const struct loop *l)
 
 /* temporary_cost: the temporary hosts' cost, or NULL when none. */
 static json_t *
-temporary_cost(const struct loop *l, const char *last)
+temporary_cost(struct loop *l, const char *last)
 {
 	char *text, *hosts = NULL, *cost = NULL;
 	struct args argv = { 0 }, reports = { 0 };
@@ -117,7 +117,7 @@ temporary_cost(const struct loop *l, const char *last)
 	}
 	free(text);
 	args_of(&argv, "jq", "-c", hosts_program, last, (char *)NULL);
-	if (capture(argv.v, &hosts) == 0 && strcmp(hosts, "[]\n") != 0) {
+	if (capture(l, argv.v, &hosts) == 0 && strcmp(hosts, "[]\n") != 0) {
 		iteration_reports(l, &reports);
 		hosts[strcspn(hosts, "\n")] = '\0';
 		args_free(&argv);
@@ -129,7 +129,7 @@ temporary_cost(const struct loop *l, const char *last)
 		args_add(&argv, hosts);
 		args_add(&argv, cost_program);
 		args_add_all(&argv, &reports);
-		if (capture(argv.v, &cost) == 0)
+		if (capture(l, argv.v, &cost) == 0)
 			t = json_loads(cost, JSON_DECODE_ANY, NULL);
 	}
 	args_free(&argv);
@@ -141,7 +141,7 @@ temporary_cost(const struct loop *l, const char *last)
 
 /* measures: the summary of the last report, or NULL when it has none. */
 static json_t *
-measures(const struct loop *l, long summary_iter, const char *last)
+measures(struct loop *l, long summary_iter, const char *last)
 {
 	struct args argv = { 0 };
 	char *file, *out;
@@ -155,7 +155,7 @@ measures(const struct loop *l, long summary_iter, const char *last)
 			return sum;
 	}
 	args_of(&argv, "upkit-sim", "--summary", last, (char *)NULL);
-	if (capture_quietly(argv.v, &out) == 0)
+	if (capture_quietly(l, argv.v, &out) == 0)
 		sum = json_loads(out, 0, NULL);
 	args_free(&argv);
 	free(out);

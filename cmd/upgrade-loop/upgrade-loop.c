@@ -425,8 +425,8 @@ main(int argc, char **argv)
 	l.dir = o.dir[0] == '-' ? xasprintf("./%s", o.dir) : xstrdup(o.dir);
 	tools_on_path();
 	l.scripts = scripts_dir();
-	steps_init();
-	times_open(o.times);
+	steps_init(&l.dog);
+	times_open(&l.times, o.times);
 	setup(&l);
 	status = run(&l);
 	loop_free(&l, &o);

@@ -3,7 +3,7 @@
 # fsynced, renamed into place, and its folder fsynced, in that order
 # (issue 38; common/plumbing/durable.h), seen by strace(1) on one
 # iteration of the Fig. 1 example with the simulator.  A name with .tmp
-# in it is a temporary one (new_tmp, the spares) and is not checked.
+# in it is a temporary one (new_tmp) and is not checked.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 if ! command -v strace >/dev/null 2>&1; then

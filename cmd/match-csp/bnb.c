@@ -16,6 +16,7 @@
 
 #include "diag.h"
 #include "milp.h"
+#include "monotonic.h"
 #include "xalloc.h"
 
 struct bnode {
@@ -136,7 +137,7 @@ progress(struct search *s)
 	 */
 	if (!isatty(STDERR_FILENO))
 		return;
-	t = now_seconds();
+	t = monotonic_seconds();
 	if (t - s->started < 1 || t - s->reported < 1)
 		return;
 	s->reported = t;
@@ -178,7 +179,7 @@ stop_early(struct search *s)
 	double lb;
 
 	progress(s);
-	if (s->lim->deadline > 0 && now_seconds() > s->lim->deadline)
+	if (s->lim->deadline > 0 && monotonic_seconds() > s->lim->deadline)
 		return 1;
 	if (!s->found || s->lim->gap <= 0)
 		return 0;
@@ -198,7 +199,7 @@ verdict(struct search *s, double *bound, int stopped)
 		return ST_TIMEOUT;
 	if (s->depth == 0 || s->incumbent - *bound <= tolerance(s->incumbent))
 		return ST_OPTIMAL;
-	return s->lim->deadline > 0 && now_seconds() > s->lim->deadline ?
+	return s->lim->deadline > 0 && monotonic_seconds() > s->lim->deadline ?
 	    ST_TIMEOUT : ST_FEASIBLE;
 }
 
@@ -236,7 +237,7 @@ bnb_solve(const struct inst *in, const struct mc_limits *lim, long *x,
 	s.st = st;
 	s.x = xcalloc(mp.n, sizeof *s.x);
 	s.best = xcalloc(mp.n, sizeof *s.best);
-	s.started = s.reported = now_seconds();
+	s.started = s.reported = monotonic_seconds();
 	st->method = "branch-and-bound";
 	status = search(&s, bound);
 	*found = s.found;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "monotonic.h"
 #include "solver.h"
 #include "xalloc.h"
 
@@ -360,7 +361,7 @@ run_tables(const struct dp *dp, const struct mc_limits *lim, long *x,
 		t.cur[s] = INFINITY;
 	t.cur[initial(dp)] = 0;
 	for (g = 0; g < dp->ngroups; g++) {
-		if (lim->deadline > 0 && now_seconds() > lim->deadline)
+		if (lim->deadline > 0 && monotonic_seconds() > lim->deadline)
 			break;
 		for (s = 0; s < dp->nstates; s++)
 			t.next[s] = INFINITY;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "monotonic.h"
 #include "plan.h"
 #include "xalloc.h"
 
@@ -45,12 +46,12 @@ solve_with(struct plan *p, const unsigned char *active, int keep, int first,
 	struct mc_limits lim;
 	long *lo = xcalloc(p->m->noffers, sizeof *lo);
 	long *hi = xcalloc(p->m->noffers, sizeof *hi);
-	double t = now_seconds();
+	double t = monotonic_seconds();
 
 	plan_bounds(p, keep, lo, hi);
 	limits(p, &lim, first);
 	solve(&p->prob, active, lo, hi, &lim, r);
-	p->solve_seconds += now_seconds() - t;
+	p->solve_seconds += monotonic_seconds() - t;
 	free(lo);
 	free(hi);
 }

@@ -9,6 +9,7 @@
 #include "exitcodes.h"
 #include "load.h"
 #include "answer.h"
+#include "monotonic.h"
 #include "run.h"
 #include "sanitized.h"
 #include "xalloc.h"
@@ -143,7 +144,7 @@ setup_plan(struct plan *p, const struct input *in, const struct options *o)
 			p->nkept++;
 		}
 	if (o->plan.time_limit > 0)
-		p->deadline = now_seconds() + o->plan.time_limit;
+		p->deadline = monotonic_seconds() + o->plan.time_limit;
 	mitigate(p);
 }
 
@@ -185,7 +186,7 @@ answer(struct plan *p, const struct options *o, double t0)
 	}
 	if (plan_run(p) < 0)
 		return EXIT_DATAERR;
-	doc = report_build(p, o->timing, now_seconds() - t0);
+	doc = report_build(p, o->timing, monotonic_seconds() - t0);
 	st = report_write(doc, &o->output);
 	json_decref(doc);
 	tell(p);
@@ -197,7 +198,7 @@ match_csp_run(const struct options *o)
 {
 	struct input in;
 	struct plan p;
-	double t0 = now_seconds();
+	double t0 = monotonic_seconds();
 	int st, planned = 0;
 
 	memset(&in, 0, sizeof in);

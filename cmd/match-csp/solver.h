@@ -24,7 +24,7 @@ enum mc_status {
 };
 
 struct mc_limits {
-	double deadline;	/* monotonic seconds; 0: none */
+	double deadline;	/* monotonic_seconds(); 0: none */
 	double gap;		/* stop within this relative gap */
 	int first;		/* stop at the first solution (feasibility) */
 	int reduce;		/* drop dominated offers (off: LP export) */
@@ -88,8 +88,5 @@ void solve(const struct mc_problem *p, const unsigned char *active,
     const long *lo, const long *hi, const struct mc_limits *lim,
     struct mc_result *r);
 void result_free(struct mc_result *r);
-
-/* now_seconds: a monotonic clock. */
-double now_seconds(void);
 
 #endif

@@ -5,60 +5,52 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "diag.h"
 #include "durable.h"
 #include "load.h"
+#include "monotonic.h"
 #include "run.h"
+#include "spawn.h"
 #include "timefmt.h"
 
-extern char **environ;
-
-static double
-seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* spawn_ctl: osu-ctl's exit status, or -1; replies may be NULL. */
+/*
+ * spawn_ctl: osu-ctl's exit status (128 + a signal that killed it), or
+ * -1; replies may be NULL.
+ */
 static int
 spawn_ctl(struct driver *d, char *now, char *replies, char *next)
 {
 	char *argv[] = { (char *)d->ctl, "-c", "-t", now,
 		(char *)d->state_file, NULL, NULL, NULL };
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
-	int r, st;
+	struct spawn_how how = SPAWN_INHERITED;
+	pid_t pid = -1;
+	int st = -1;
 
 	if (replies != NULL) {
 		argv[4] = "-r";
 		argv[5] = replies;
 		argv[6] = (char *)d->state_file;
 	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, next,
-	    O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	r = posix_spawnp(&pid, d->ctl, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (r != 0) {
-		diag_error(NULL, "cannot run '%s': %s", d->ctl, strerror(r));
-		return -1;
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	how.in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	how.out = open(next, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (how.in < 0 || how.out < 0)
+		diag_error(how.in < 0 ? "/dev/null" : next, "%s",
+		    strerror(errno));
+	else if ((pid = spawn_argv(argv, &how)) < 0)
+		diag_error(NULL, "cannot run '%s': %s", d->ctl,
+		    strerror(errno));
+	if (how.in >= 0)
+		close(how.in);
+	if (how.out >= 0)
+		close(how.out);
+	if (pid > 0)
+		st = spawn_wait(pid);
+	return st;
 }
 
 json_t *
@@ -77,9 +69,9 @@ ctl_step(struct driver *d, int64_t now)
 		diag_error(replies, "cannot write the replies");
 		return NULL;
 	}
-	t0 = seconds();
+	t0 = monotonic_seconds();
 	st = spawn_ctl(d, stamp, replies, next);
-	d->step_seconds += seconds() - t0;
+	d->step_seconds += monotonic_seconds() - t0;
 	d->steps++;
 	if (st != 0) {
 		if (st > 0)

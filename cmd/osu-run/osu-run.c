@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "libnats/bus_argp.h"
 #include "diag.h"
 #include "exitcodes.h"
 #include "output.h"
@@ -19,8 +20,7 @@
 #include "timefmt.h"
 
 struct options {
-	const char *file;
-	const char *server;
+	struct bus_options bus;	/* -s, and the document operand */
 	const char *ctl;
 	int once, stats, dry;
 	const char *now;	/* --dry-run's time, NULL: the clock */
@@ -35,8 +35,6 @@ static const char usage_doc[] =
     "71 out of memory, 74 I/O error.";
 
 static const struct argp_option option_list[] = {
-	{ "server", 's', "URL", 0, "The NATS server (default "
-	  "nats://127.0.0.1:4222)", 0 },
 	{ "ctl", 'C', "PROGRAM", 0, "The controller step (default osu-ctl, "
 	  "found on PATH)", 0 },
 	{ "once", '1', 0, 0, "Stop when no run is active after a step: "
@@ -57,9 +55,6 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	struct options *o = state->input;
 
 	switch (key) {
-	case 's':
-		o->server = arg;
-		break;
 	case 'C':
 		o->ctl = arg;
 		break;
@@ -74,15 +69,6 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 't':
 		o->now = arg;
-		break;
-	case ARGP_KEY_ARG:
-		if (o->file != NULL)
-			argp_error(state, "more than one STATE");
-		o->file = arg;
-		break;
-	case ARGP_KEY_END:
-		if (o->file == NULL)
-			argp_error(state, "no STATE");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -209,18 +195,17 @@ main(int argc, char **argv)
 {
 	static const struct argp argp = { option_list, parse_opt, "STATE",
 		usage_doc, 0, 0, 0 };
-	struct options o = { NULL, "nats://127.0.0.1:4222", "osu-ctl", 0, 0, 0,
-		NULL };
+	struct options o = { .bus.operand = "STATE", .ctl = "osu-ctl" };
 	struct driver d;
 	int status = EXIT_UNAVAILABLE;
 
 	cli_init(argv);
-	argp_parse(&argp, argc, argv, 0, NULL, &o);
+	bus_argp_parse(&argp, argc, argv, &o, &o.bus);
 	memset(&d, 0, sizeof d);
-	d.state_file = o.file;
+	d.state_file = o.bus.file;
 	d.ctl = o.ctl;
 	d.replies = json_array();
-	d.floor = start_floor(o.file);
+	d.floor = start_floor(o.bus.file);
 	if (o.dry) {
 		status = dry_run(&d, o.now);
 		json_decref(d.replies);
@@ -233,7 +218,7 @@ main(int argc, char **argv)
 		return output_close(status < 0 ? EXIT_UNAVAILABLE : status);
 	}
 	status = EXIT_UNAVAILABLE;
-	if ((d.bus = bus_open(o.server)) != NULL &&
+	if ((d.bus = bus_open(o.bus.server)) != NULL &&
 	    (d.sub = bus_consume(d.bus, "os-upgrade-controller",
 	    BUS_STREAM ".control.>", 30000, 0)) != NULL) {
 		status = loop(&d, o.once);

@@ -1,22 +1,19 @@
 /*
- * exec.c: the operator's commands, run as argv with posix_spawnp: no
- * shell ever sees them.  Standard input is /dev/null; standard output
+ * exec.c: the operator's commands, run as argv (spawn.h): no shell
+ * ever sees them.  Standard input is /dev/null; standard output
  * is captured (the versions command) or goes to standard error, the
  * worker's log.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "diag.h"
+#include "spawn.h"
 #include "worker.h"
 #include "xalloc.h"
-
-extern char **environ;
 
 /* read_all: fd to EOF into a NUL-terminated buffer. */
 static char *
@@ -40,47 +37,33 @@ read_all(int fd)
 	return buf;
 }
 
-static int
-wait_status(pid_t pid, const char *name)
-{
-	int st;
-
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR) {
-			diag_error(NULL, "%s: %s", name, strerror(errno));
-			return -1;
-		}
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 int
 run_argv(char **argv, char **out)
 {
-	posix_spawn_file_actions_t fa;
-	int pipefd[2] = { -1, -1 }, r;
+	struct spawn_how how = SPAWN_INHERITED;
+	int pipefd[2] = { -1, -1 }, st;
 	pid_t pid;
 
-	if (out != NULL && pipe(pipefd) < 0)
+	if (out != NULL && (pipe(pipefd) < 0 ||
+	    fcntl(pipefd[0], F_SETFD, FD_CLOEXEC) < 0 ||
+	    fcntl(pipefd[1], F_SETFD, FD_CLOEXEC) < 0))
 		return -1;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	if (out != NULL) {
-		posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-		posix_spawn_file_actions_addclose(&fa, pipefd[0]);
-		posix_spawn_file_actions_addclose(&fa, pipefd[1]);
-	} else {
-		posix_spawn_file_actions_adddup2(&fa, 2, 1);
-	}
-	r = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
+	how.in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	how.out = out != NULL ? pipefd[1] : 2;
+	pid = how.in < 0 ? -1 : spawn_argv(argv, &how);
+	if (pid < 0)
+		diag_error(NULL, "cannot run '%s': %s", argv[0],
+		    strerror(errno));
+	if (how.in >= 0)
+		close(how.in);
 	if (out != NULL) {
 		close(pipefd[1]);
-		*out = r == 0 ? read_all(pipefd[0]) : NULL;
+		*out = pid > 0 ? read_all(pipefd[0]) : NULL;
 		close(pipefd[0]);
 	}
-	if (r != 0) {
-		diag_error(NULL, "cannot run '%s': %s", argv[0], strerror(r));
+	if (pid < 0)
 		return -1;
-	}
-	return wait_status(pid, argv[0]);
+	if ((st = spawn_wait(pid)) < 0)
+		diag_error(NULL, "%s: %s", argv[0], strerror(errno));
+	return st;
 }

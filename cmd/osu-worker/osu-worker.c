@@ -12,14 +12,14 @@
 #include "cli.h"
 #include "diag.h"
 #include "exitcodes.h"
+#include "libnats/bus_argp.h"
 #include "load.h"
 #include "output.h"
 #include "stopsig.h"
 #include "worker.h"
 
 struct options {
-	const char *file;
-	const char *server;
+	struct bus_options bus;	/* -s, and the document operand */
 	const char *host;
 	long ack_wait;		/* milliseconds */
 	long watchdog;		/* milliseconds of silence; 0: none */
@@ -36,8 +36,6 @@ static const char usage_doc[] =
     "start it again.";
 
 static const struct argp_option option_list[] = {
-	{ "server", 's', "URL", 0, "The NATS server (default "
-	  "nats://127.0.0.1:4222)", 0 },
 	{ "host", 'H', "NAME", 0, "This host's name (default: the "
 	  "configuration's host, else the system's host name)", 0 },
 	{ "ack-wait", 'w', "MS", 0, "How long the server waits for an ack "
@@ -59,9 +57,6 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	struct options *o = state->input;
 
 	switch (key) {
-	case 's':
-		o->server = arg;
-		break;
 	case 'H':
 		o->host = arg;
 		break;
@@ -76,15 +71,6 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'n':
 		o->check = 1;
-		break;
-	case ARGP_KEY_ARG:
-		if (o->file != NULL)
-			argp_error(state, "more than one CONFIG");
-		o->file = arg;
-		break;
-	case ARGP_KEY_END:
-		if (o->file == NULL)
-			argp_error(state, "no CONFIG");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -185,7 +171,7 @@ run(const struct options *o, json_t *doc)
 	struct worker w = { { 0 }, { 0 }, NULL, 0 };
 	int status = EXIT_DATAERR;
 
-	if (config_load(load_name(o->file), doc, &w.cfg) < 0)
+	if (config_load(load_name(o->bus.file), doc, &w.cfg) < 0)
 		goto out;
 	if (o->host != NULL)
 		w.cfg.host = o->host;
@@ -202,7 +188,7 @@ run(const struct options *o, json_t *doc)
 	}
 	stop_on_signals();
 	status = EXIT_UNAVAILABLE;
-	if ((w.bus = bus_open(o->server)) != NULL)
+	if ((w.bus = bus_open(o->bus.server)) != NULL)
 		status = serve(&w, o);
 	bus_close(w.bus);
 out:
@@ -216,14 +202,14 @@ main(int argc, char **argv)
 {
 	static const struct argp argp = { option_list, parse_opt, "CONFIG",
 		usage_doc, 0, 0, 0 };
-	struct options o = { .server = "nats://127.0.0.1:4222",
-		.ack_wait = 30000, .watchdog = 10000 };
+	struct options o = { .bus.operand = "CONFIG", .ack_wait = 30000,
+		.watchdog = 10000 };
 	json_t *doc;
 	int status;
 
 	cli_init(argv);
-	argp_parse(&argp, argc, argv, 0, NULL, &o);
-	status = load_document(o.file, &doc);
+	bus_argp_parse(&argp, argc, argv, &o, &o.bus);
+	status = load_document(o.bus.file, &doc);
 	if (status == EXIT_OK) {
 		status = run(&o, doc);
 		json_decref(doc);

@@ -58,8 +58,8 @@ json_t *wstate_json(const struct wstate *w);
 
 /*
  * run_argv: run argv (no shell), stdin from /dev/null, stdout into
- * *out (if out is not NULL; else to stderr); the exit status, or -1 if
- * it could not run or was killed.
+ * *out (if out is not NULL; else to stderr); the exit status (127: not
+ * found, 128 + a signal that killed it), or -1 if it could not start.
  */
 int run_argv(char **argv, char **out);
 

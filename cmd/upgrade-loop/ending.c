@@ -22,7 +22,7 @@ read_or_die(const struct loop *l, long n, const char *name,
 	if (doc == NULL) {
 		msg = xasprintf("%s: cannot read it back", file);
 		free(file);
-		die_freeing(EXIT_SOFTWARE, msg);
+		end_freeing(EXIT_SOFTWARE, msg);
 	}
 	free(file);
 	return doc;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "durable.h"
 #include "exitcodes.h"
 #include "docsession.h"
@@ -215,7 +216,7 @@ write_text_atomically(const char *path, const char *text)
 
 	if (fp == NULL || fputs(text, fp) == EOF || fclose(fp) != 0 ||
 	    durable_rename(tmp, path) != 0)
-		die(EXIT_IOERR, "%s: %s", path, strerror(errno));
+		diag_fatal_whole(EXIT_IOERR, "%s: %s", path, strerror(errno));
 	free(tmp);
 }
 

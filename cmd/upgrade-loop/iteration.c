@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "durable.h"
 #include "exitcodes.h"
 #include "loop.h"
@@ -34,10 +35,10 @@ refresh_step(struct loop *l, long n, struct args *rg)
 		args_add_all(&argv, &l->o->refresh_args);
 		if ((st = step_save(l, file, "/dev/null", argv.v,
 		    NULL)) != 0)
-			die(EXIT_SOFTWARE, "iteration %ld: the refresh program "
-			    "'%s' failed with status %d; nothing of this "
-			    "iteration ran: run again to retry", n,
-			    l->o->refresh, st);
+			diag_fatal_whole(EXIT_SOFTWARE, "iteration %ld: the "
+			    "refresh program '%s' failed with status %d; "
+			    "nothing of this iteration ran: run again to "
+			    "retry", n, l->o->refresh, st);
 		args_free(&argv);
 	}
 	args_add(rg, "-s");
@@ -126,7 +127,7 @@ graph_done(struct loop *l, long n)
 		free(p);
 		file = iter_path(l, n, "1-rg.json");
 		args_of(&argv, "upkit-sim", "--progress", file, (char *)NULL);
-		(void)capture(argv.v, &p);
+		(void)capture(l, argv.v, &p);
 		args_free(&argv);
 		free(file);
 		p[strcspn(p, "\n")] = '\0';
@@ -175,12 +176,13 @@ plan_answers(struct loop *l, long n)
 		file = iter_path(l, n, "4-migrations.json");
 		args_of(&argv, "upkit-sim", "--progress", "--fingerprint", file,
 		    (char *)NULL);
-		st = capture(argv.v, &text);
+		st = capture(l, argv.v, &text);
 		args_free(&argv);
 		free(file);
 		if (st != 0)
-			die_tool(st, "iteration %ld: 'upkit-sim --progress "
-			    "--fingerprint' failed with status %d", n, st);
+			diag_fatal_whole(tool_failed_status(st), "iteration "
+			    "%ld: 'upkit-sim --progress --fingerprint' "
+			    "failed with status %d", n, st);
 		two_lines(text, &fp);
 	}
 	snprintf(l->plan_progress, sizeof l->plan_progress, "%s", text);
@@ -209,11 +211,12 @@ repeats(struct loop *l, long n)
 	}
 	if ((size_t)(n - 1) >= l->nfps || l->fps[n - 1] == NULL) {
 		args_of(&argv, "upkit-sim", "--fingerprint", last, (char *)NULL);
-		st = capture(argv.v, &fp);
+		st = capture(l, argv.v, &fp);
 		args_free(&argv);
 		if (st != 0)
-			die_tool(st, "iteration %ld: 'upkit-sim --fingerprint' "
-			    "failed with status %d", n - 1, st);
+			diag_fatal_whole(tool_failed_status(st), "iteration "
+			    "%ld: 'upkit-sim --fingerprint' failed with "
+			    "status %d", n - 1, st);
 		fp[strcspn(fp, "\n")] = '\0';
 		set_fingerprint(l, n - 1, fp);
 	}
@@ -239,23 +242,23 @@ check_plan(struct loop *l, long n)
 	argv[0] = xasprintf("%s/upkit-check", l->scripts);
 	argv[1] = iter_path(l, n, "4-migrations.json");
 	argv[2] = NULL;
-	st = run_into(argv, tmp);
+	st = run_into(l, argv, tmp);
 	if (durable_rename(tmp, out) != 0)
-		die(EXIT_IOERR, "%s: %s", out, strerror(errno));
+		diag_fatal_whole(EXIT_IOERR, "%s: %s", out, strerror(errno));
 	/* 127 and 126: it, or its interpreter, could not be started */
 	if (st == 127 || st == 126)
-		die(EXIT_UNAVAILABLE, "iteration %ld: %s could not be started "
-		    "(status %d): the plan was not checked (%s)", n, argv[0], st,
-		    out);
+		diag_fatal_whole(EXIT_UNAVAILABLE, "iteration %ld: %s could "
+		    "not be started (status %d): the plan was not checked "
+		    "(%s)", n, argv[0], st, out);
 	if (st != 0) {
-		fprintf(stderr, "upgrade-loop: iteration %ld: the plan breaks "
-		    "the guarantee, not actuated (%s):\n", n, out);
+		diag_note_whole("iteration %ld: the plan breaks the guarantee, "
+		    "not actuated (%s):", n, out);
 		text = read_text(out, NULL);
 		for (i = 0, lines = 0; text != NULL && text[i] != '\0' &&
 		    lines < 5; i++)
 			lines += text[i] == '\n';
 		if (text != NULL)
-			fwrite(text, 1, i, stderr);
+			diag_relay(text, i);
 		free(text);
 	}
 	free(argv[0]);
@@ -288,7 +291,7 @@ mark_started(const char *file)
 	char *tmp = new_tmp(file);
 
 	if (durable_rename(tmp, file) != 0)
-		die(EXIT_IOERR, "%s: %s", file, strerror(errno));
+		diag_fatal_whole(EXIT_IOERR, "%s: %s", file, strerror(errno));
 	free(tmp);
 }
 
@@ -305,10 +308,11 @@ journal_for(const struct loop *l, long n, int again)
 	char *journal = iter_path(l, n, "5-journal");
 
 	if (!again && unlink(journal) != 0 && errno != ENOENT)
-		die(EXIT_IOERR, "%s: %s", journal, strerror(errno));
-	if (setenv("UPKIT_ACTUATOR_JOURNAL", journal, 1) != 0)
-		die(EXIT_OSERR, "cannot set UPKIT_ACTUATOR_JOURNAL: %s",
+		diag_fatal_whole(EXIT_IOERR, "%s: %s", journal,
 		    strerror(errno));
+	if (setenv("UPKIT_ACTUATOR_JOURNAL", journal, 1) != 0)
+		diag_fatal_whole(EXIT_OSERR, "cannot set "
+		    "UPKIT_ACTUATOR_JOURNAL: %s", strerror(errno));
 	free(journal);
 }
 
@@ -367,8 +371,8 @@ actuate(struct loop *l, long n, const char *plan, const char *report,
 	(void)unsetenv("UPKIT_ACTUATOR_JOURNAL");
 	if (st != 0 && l->sim) {
 		(void)unlink(started);
-		die_tool(st, "5-report.json: 'upkit-sim' failed with status %d",
-		    st);
+		diag_fatal_whole(tool_failed_status(st), "5-report.json: "
+		    "'upkit-sim' failed with status %d", st);
 	}
 	if (st != 0) {
 		l->act_status = st;
@@ -437,10 +441,10 @@ iteration(struct loop *l, long n)
 	enum state state = ST_RUNNING;
 	long secs;
 
-	times_at(n);
-	if (spare_dir_take(it) != 0 && mkdir(it, 0777) != 0 &&
+	times_at(&l->times, n);
+	if (mkdir(it, 0777) != 0 &&
 	    errno != EEXIST)
-		die(EXIT_CANTCREAT, "%s: %s", it, strerror(errno));
+		diag_fatal_whole(EXIT_CANTCREAT, "%s: %s", it, strerror(errno));
 	if (!is_file(rg))
 		rg_step(l, n, rg);
 	if (graph_done(l, n)) {

@@ -12,6 +12,7 @@
 #define UPKIT_LOOP_H
 
 #include <stddef.h>
+#include <sys/types.h>
 #include <jansson.h>
 
 /* Exit statuses beyond sysexits: upgrade-loop(1). */
@@ -48,6 +49,23 @@ struct options {
 	long wait;			/* -w: seconds to wait for repairs */
 };
 
+/*
+ * step.c: the watchdog of the steps: a process that holds the lock with
+ * the loop and stops the step running when the loop is gone.
+ */
+struct watchdog {
+	pid_t pid;		/* 0: not started yet, -1: it died */
+	int fd;			/* the write end of its pipe */
+	long steps_run;		/* by this loop (UPKIT_LOOP_KILL) */
+};
+
+/* times.c: -T FILE. */
+struct times {
+	int fd;			/* -1: no -T, or it failed */
+	const char *name;
+	long iter;		/* the programs run are this iteration's */
+};
+
 /* How an iteration ended (iteration.c). */
 enum state { ST_RUNNING, ST_DONE, ST_SUSPENDED, ST_REFUSED, ST_REPEATED,
 	ST_INTERRUPTED };
@@ -72,17 +90,9 @@ struct loop {
 	int act_status;			/* the failed actuator's status */
 	long down_iter;			/* down_text is of this iteration */
 	char *down_text;
+	struct watchdog dog;		/* step.c */
+	struct times times;		/* times.c */
 };
-
-/* say.c: messages on standard error, a line each. */
-_Noreturn void die(int status, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-_Noreturn void die_freeing(int status, char *msg);
-_Noreturn void die_tool(int status, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void say(const struct loop *l, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-char *clock_text(long secs);
 
 /* files.c: the state directory's files. */
 int exists(const char *path);
@@ -100,15 +110,20 @@ json_t *read_sections(const char *file, const char *const *reads);
 void done_reading(json_t *doc);
 
 /* step.c: running the steps, each in a group the watchdog guards. */
-void steps_init(void);
+void steps_init(struct watchdog *w);
 int step_save(struct loop *l, const char *file, const char *in,
     char *const argv[], const char *live_what);
 void step_pure(struct loop *l, const char *file, char *const argv[]);
-int capture(char *const argv[], char **out);
-int capture_quietly(char *const argv[], char **out);
-int run_into(char *const argv[], const char *out);
+int capture(struct loop *l, char *const argv[], char **out);
+int capture_quietly(struct loop *l, char *const argv[], char **out);
+int run_into(struct loop *l, char *const argv[], const char *out);
 char *new_tmp(const char *path);
-int status_of(int wstatus);
+/*
+ * tool_failed_status: the loop's status when a program it ran failed
+ * with status: its input's fault (65) stays 65, anything else is a bug
+ * (70).
+ */
+int tool_failed_status(int status);
 
 /*
  * relay.c: on a terminal, the actuator's stderr passed on a whole line
@@ -126,18 +141,12 @@ int relay_wait(struct relay *r, int ms);
 /* relay_close: the rest passed on, and the pipe closed. */
 void relay_close(struct relay *r);
 
-/* spare.c: files and a folder the watchdog makes while a step runs. */
-void spares_name(const char *dir);
-void spares_make(void);
-void spares_drop(void);
-int spare_file_take(const char *name);
-int spare_dir_take(const char *name);
-
 /* times.c: -T, the wall time of each program the loop runs. */
-void times_open(const char *path);
-void times_at(long n);
-double times_start(void);
-void times_log(const char *kind, const char *argv0, double t0);
+void times_open(struct times *t, const char *path);
+void times_at(struct times *t, long n);
+double times_start(const struct times *t);
+void times_log(struct times *t, const char *kind, const char *argv0,
+    double t0);
 
 /* setup.c: options checked, the lock, the inputs. */
 void setup(struct loop *l);
@@ -154,9 +163,20 @@ long wait_for_repair(struct loop *l, long n);
 void wait_mark(struct loop *l, long n, long secs);
 long wait_marked(const struct loop *l, long n);
 
-/* tell.c: what a person watching the loop sees. */
+/*
+ * tell.c: what a person watching the loop sees, on standard error
+ * through diag.h, a whole line each (the change sets a line names can
+ * be many).
+ */
 const char *went_down(struct loop *l, long n);
 void tell_progress(struct loop *l, long n);
+/* say: a line of progress, unless -q. */
+void say(const struct loop *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* end_freeing: the loop's last line, msg, freed; exit with status. */
+_Noreturn void end_freeing(int status, char *msg);
+/* clock_text: secs as H:MM:SS. */
+char *clock_text(long secs);
 
 /*
  * report_tally: add what a report section says ran to t: its actions
@@ -194,9 +214,5 @@ int advises_hosts(const struct loop *l, long n);
 /* failing.c: the action that failed each failed resource last, as
  * failing_action {iteration, action, result} in its entry. */
 void add_failing_actions(const struct loop *l, long n, json_t *failed);
-
-/* jqdump.c: JSON as jq . lays it out. */
-void jq_dump(FILE *fp, const json_t *v);
-void jq_number(FILE *fp, double d);
 
 #endif

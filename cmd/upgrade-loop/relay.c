@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "loop.h"
 #include "xalloc.h"
 
@@ -28,17 +29,8 @@ relay_open(struct relay *r, int fd)
 		(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 }
 
-/* put: bytes of the actuator's stderr, over the live line. */
-static void
-put(const char *s, size_t n)
-{
-	fputs("\r\033[K", stderr);
-	fwrite(s, 1, n, stderr);
-	if (n == 0 || s[n - 1] != '\n')
-		fputc('\n', stderr);
-}
-
-/* pass_lines: the whole lines read so far (all, when all); how many. */
+/* pass_lines: the whole lines read so far (all, when all), over the
+ * live line; how many. */
 static int
 pass_lines(struct relay *r, int all)
 {
@@ -52,14 +44,15 @@ pass_lines(struct relay *r, int all)
 		    r->len - used;
 		if (nl == NULL && !all && n < RELAY_LINE_MAX)
 			break;
-		put(r->buf + used, n);
 		used += n;
 		lines++;
 	}
+	if (lines > 0) {
+		diag_live_clear();
+		diag_relay(r->buf, used);
+	}
 	memmove(r->buf, r->buf + used, r->len - used);
 	r->len -= used;
-	if (lines > 0)
-		fflush(stderr);
 	return lines;
 }
 

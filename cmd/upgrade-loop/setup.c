@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "durable.h"
 #include "exitcodes.h"
 #include "loop.h"
@@ -60,10 +61,11 @@ check_program(const char *name, const char *opt, const char *nowhere)
 {
 	if (strchr(name, '/') != NULL) {
 		if (!is_program(name))
-			die(EXIT_NOINPUT, "%s: %s: not an executable file", name,
-			    opt);
+			diag_fatal_whole(EXIT_NOINPUT, "%s: %s: not an "
+			    "executable file", name, opt);
 	} else if (!on_path(name)) {
-		die(EXIT_NOINPUT, "%s: %s: %s", name, opt, nowhere);
+		diag_fatal_whole(EXIT_NOINPUT, "%s: %s: %s", name, opt,
+		    nowhere);
 	}
 }
 
@@ -76,9 +78,10 @@ static void
 need_helper(const char *path, const char *why)
 {
 	if (!is_program(path))
-		die(EXIT_UNAVAILABLE, "%s: %s needs it, and it is not an "
-		    "executable file (install it beside upgrade-loop, or name "
-		    "its folder in UPKIT_SCRIPTS)", path, why);
+		diag_fatal_whole(EXIT_UNAVAILABLE, "%s: %s needs it, and it "
+		    "is not an executable file (install it beside "
+		    "upgrade-loop, or name its folder in UPKIT_SCRIPTS)", path,
+		    why);
 }
 
 static void
@@ -89,7 +92,8 @@ pick_actuator(struct loop *l)
 
 	/* -q: the actuator keeps quiet too (actuate-ansible reads it) */
 	if (l->o->quiet && setenv("UPKIT_QUIET", "1", 1) != 0)
-		die(EXIT_OSERR, "cannot set UPKIT_QUIET: %s", strerror(errno));
+		diag_fatal_whole(EXIT_OSERR, "cannot set UPKIT_QUIET: %s",
+		    strerror(errno));
 	if (strcmp(a, "sim") == 0) {
 		args_add(&l->act, "upkit-sim");
 		args_add(&l->act, "-c");
@@ -119,8 +123,8 @@ check_operands(struct loop *l)
 	size_t i, j;
 
 	if (o->refresh_args.n > 0 && o->refresh == NULL)
-		die(EXIT_USAGE, "-u: an argument for the refresh program, but "
-		    "no -U");
+		diag_fatal_whole(EXIT_USAGE, "-u: an argument for the refresh "
+		    "program, but no -U");
 	if (o->refresh != NULL)
 		check_program(o->refresh, "-U", "not a program on PATH");
 	if (!o->nocheck) {
@@ -132,20 +136,22 @@ check_operands(struct loop *l)
 	for (i = 0; i < 2; i++)
 		if (single[i] != NULL && (!is_file(single[i]) ||
 		    access(single[i], R_OK) != 0))
-			die(EXIT_NOINPUT, "%s: cannot read the file", single[i]);
+			diag_fatal_whole(EXIT_NOINPUT, "%s: cannot read the "
+			    "file", single[i]);
 	for (j = 0; j < 2; j++)
 		for (i = 0; i < lists[j]->n; i++)
 			if (!is_file(lists[j]->v[i]) ||
 			    access(lists[j]->v[i], R_OK) != 0)
-				die(EXIT_NOINPUT, "%s: cannot read the file",
-				    lists[j]->v[i]);
+				diag_fatal_whole(EXIT_NOINPUT, "%s: cannot "
+				    "read the file", lists[j]->v[i]);
 	if (exists(l->dir) && !is_dir(l->dir))
-		die(EXIT_NOINPUT, "%s: -d: exists and is not a directory",
-		    l->dir);
+		diag_fatal_whole(EXIT_NOINPUT, "%s: -d: exists and is not a "
+		    "directory", l->dir);
 	inputs = xasprintf("%s/inputs", l->dir);
 	if (!is_dir(inputs) && (o->system == NULL || o->catalog == NULL ||
 	    o->requests.n == 0))
-		die(EXIT_USAGE, "%s: a new upgrade needs -s, -k and -r", l->dir);
+		diag_fatal_whole(EXIT_USAGE, "%s: a new upgrade needs -s, -k "
+		    "and -r", l->dir);
 	free(inputs);
 }
 
@@ -188,22 +194,23 @@ lock(struct loop *l)
 	FILE *fp;
 
 	if (fd < 0)
-		die(EXIT_NOINPUT, "%s: %s", file, strerror(errno));
+		diag_fatal_whole(EXIT_NOINPUT, "%s: %s", file, strerror(errno));
 	while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		if (ticks-- <= 0) {
 			holder = read_text(file, NULL);
 			if (holder != NULL)
 				holder[strcspn(holder, "\n")] = '\0';
-			die(EXIT_UNAVAILABLE, "%s: in use by another "
-			    "upgrade-loop (pid %s); run one loop per state "
-			    "directory", l->dir, holder ? holder : "unknown");
+			diag_fatal_whole(EXIT_UNAVAILABLE, "%s: in use by "
+			    "another upgrade-loop (pid %s); run one loop per "
+			    "state directory", l->dir, holder ? holder :
+			    "unknown");
 		}
 		nanosleep(&tick, NULL);
 	}
 	pid = xasprintf("%ld\n", (long)getpid());
 	if ((fp = fopen(file, "we")) == NULL || fputs(pid, fp) == EOF ||
 	    fclose(fp) != 0)
-		die(EXIT_IOERR, "%s: %s", file, strerror(errno));
+		diag_fatal_whole(EXIT_IOERR, "%s: %s", file, strerror(errno));
 	free(pid);
 	free(file);
 }
@@ -298,15 +305,17 @@ same_inputs(const struct loop *l)
 
 	if (what == NULL)
 		return;
-	die(EXIT_USAGE, "%s: %s differs from the input this upgrade started "
-	    "with (%s/inputs/%s): to start over, remove %s or give another "
-	    "-d; to add a request to this upgrade, resume it with -A REQUEST "
-	    "(seed 000 IV.1)", l->dir, what, l->dir, kept, l->dir);
+	diag_fatal_whole(EXIT_USAGE, "%s: %s differs from the input this "
+	    "upgrade started with (%s/inputs/%s): to start over, remove %s "
+	    "or give another -d; to add a request to this upgrade, resume it "
+	    "with -A REQUEST (seed 000 IV.1)", l->dir, what, l->dir, kept,
+	    l->dir);
 }
 
 /*
  * leftovers: files of steps killed before their rename are never read,
- * nor are the spares of a killed loop.
+ * nor are the spares a killed loop of an older upkit left (its watchdog
+ * made empty files and a folder ahead of time).
  */
 static void
 leftovers(const struct loop *l)
@@ -328,7 +337,7 @@ leftovers(const struct loop *l)
 		}
 		args_free(&files);
 	}
-	names_with_prefix(l->dir, "spare.tmp.", &files);	/* spare.c */
+	names_with_prefix(l->dir, "spare.tmp.", &files);
 	names_with_prefix(l->dir, "spare-dir.tmp.", &files);
 	for (j = 0; j < files.n; j++)
 		remove_tree(files.v[j]);
@@ -388,8 +397,8 @@ add_requests(const struct loop *l)
 			to = xasprintf("%s/inputs/added-%ld-%ld", l->dir, at, k);
 		if (copy_file(added->v[i], tmp) != 0 ||
 		    durable_rename(tmp, to) != 0)
-			die(EXIT_IOERR, "%s: cannot add the request: %s",
-			    added->v[i], strerror(errno));
+			diag_fatal_whole(EXIT_IOERR, "%s: cannot add the "
+			    "request: %s", added->v[i], strerror(errno));
 		free(to);
 	}
 	free(tmp);
@@ -405,8 +414,8 @@ setup(struct loop *l)
 	check_operands(l);
 	made_dir = !is_dir(l->dir);
 	if (make_dirs(l->dir) != 0)
-		die(EXIT_NOINPUT, "%s: cannot create the state directory",
-		    l->dir);
+		diag_fatal_whole(EXIT_NOINPUT, "%s: cannot create the state "
+		    "directory", l->dir);
 	lock(l);
 	inputs = xasprintf("%s/inputs", l->dir);
 	if (is_dir(inputs)) {
@@ -414,7 +423,7 @@ setup(struct loop *l)
 	} else if ((failed = stash(l)) != NULL) {
 		if (made_dir)
 			remove_tree(l->dir);
-		die(EXIT_NOINPUT, "%s", failed);
+		diag_fatal_whole(EXIT_NOINPUT, "%s", failed);
 	}
 	free(inputs);
 	leftovers(l);

@@ -22,7 +22,8 @@
  * So no step outlives its loop, and the lock stays held until it is
  * gone.  (Each step had a supervisor process of its own before: a fork
  * and an exit more per step, half a millisecond each on the machine the
- * benchmark ran on.)  UPKIT_LOOP_KILL=N (for tests) kills the loop with
+ * benchmark ran on.)  The watchdog's pid and pipe are the loop's (struct
+ * watchdog, in struct loop).  UPKIT_LOOP_KILL=N (for tests) kills the loop with
  * SIGKILL at its N-th step, after the step has written its output but
  * before the rename.
  */
@@ -33,32 +34,34 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
 #include <unistd.h>
 
+#include "diag.h"
 #include "durable.h"
 #include "exitcodes.h"
 #include "loop.h"
+#include "monotonic.h"
+#include "spawn.h"
 #include "xalloc.h"
 
-/* the group of the step running, for the signal handler */
-static volatile pid_t running;
-static pid_t watchdog;
-static int watchdog_fd = -1;	/* the pipe's write end */
-static long steps_run;
+/*
+ * The group of the step running, or 0: the signal handler stops it,
+ * and a handler sees nothing else.
+ */
+static volatile sig_atomic_t running;
+/*
+ * The loop's watchdog, for the exit handler, which atexit(3) calls
+ * without an argument; set once, in start_watchdog.
+ */
+static struct watchdog *watchdog_at_exit;
 
-/* status_of: a wait status as the shell tells it: 128 + a signal. */
 int
-status_of(int wstatus)
+tool_failed_status(int status)
 {
-	if (WIFEXITED(wstatus))
-		return WEXITSTATUS(wstatus);
-	if (WIFSIGNALED(wstatus))
-		return 128 + WTERMSIG(wstatus);
-	return EXIT_SOFTWARE;
+	return status == EXIT_DATAERR ? EXIT_DATAERR : EXIT_SOFTWARE;
 }
 
 /* A signal to the loop stops its step's group, then the loop. */
@@ -75,10 +78,13 @@ on_signal(int sig)
 }
 
 void
-steps_init(void)
+steps_init(struct watchdog *w)
 {
 	struct sigaction sa;
 
+	w->pid = 0;
+	w->fd = -1;
+	w->steps_run = 0;
 	/* a dead watchdog's pipe is an error to see, not a signal */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGCHLD, SIG_DFL);
@@ -90,57 +96,10 @@ steps_init(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-/* default_signals: a child starts as a program the shell starts would. */
-static void
-default_signals(void)
-{
-	sigset_t none;
-
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-}
-
-/*
- * spawn_err: argv with stdin in, stdout out and stderr err (-1: the
- * loop's own).
- */
-static pid_t
-spawn_err(char *const argv[], int in, int out, int err)
-{
-	pid_t pid = fork();
-
-	if (pid != 0)
-		return pid;
-	default_signals();
-	if ((in >= 0 && dup2(in, 0) < 0) || (out >= 0 && dup2(out, 1) < 0) ||
-	    (err >= 0 && dup2(err, 2) < 0))
-		_exit(EXIT_OSERR);
-	execvp(argv[0], argv);
-	fprintf(stderr, "upgrade-loop: %s: %s\n", argv[0], strerror(errno));
-	_exit(errno == ENOENT ? 127 : 126);
-}
-
-/* wait_for: a program's status (no step: the watchdog is not asked). */
-static int
-wait_for(pid_t pid)
-{
-	int st;
-
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return EXIT_OSERR;
-	return status_of(st);
-}
-
 /*
  * guard: the watchdog's life: read the group of each step as it starts
- * (0 when it is over) and make the loop's spares while it runs
- * (spare.c); when no writer of the pipe is left, the loop is gone:
- * SIGKILL the group of the step that was running, and remove the spares.
+ * (0 when it is over); when no writer of the pipe is left, the loop is
+ * gone: SIGKILL the group of the step that was running.
  */
 static _Noreturn void
 guard(int rfd)
@@ -161,120 +120,94 @@ guard(int rfd)
 	signal(SIGHUP, SIG_IGN);
 	while ((n = read(rfd, &g, sizeof g)) == (ssize_t)sizeof g ||
 	    (n < 0 && errno == EINTR))
-		if (n > 0 && (group = g) > 0)
-			spares_make();
+		if (n > 0)
+			group = g;
 	if (group > 0)
 		(void)kill(-group, SIGKILL);
-	spares_drop();
 	_exit(0);
 }
 
 /*
  * end_watchdog: at the loop's exit, the watchdog is told and waited for:
- * when the loop has exited, its spares are gone.
+ * when the loop has exited, so has it, and the lock it holds is free.
  */
 static void
 end_watchdog(void)
 {
-	if (watchdog <= 0)
+	struct watchdog *w = watchdog_at_exit;
+
+	if (w->pid <= 0)
 		return;
-	close(watchdog_fd);
-	(void)waitpid(watchdog, NULL, 0);
-	watchdog = 0;
+	close(w->fd);
+	(void)waitpid(w->pid, NULL, 0);
+	w->pid = 0;
 }
 
 /* start_watchdog: the watchdog, once the lock is held (setup.c). */
 static void
-start_watchdog(const struct loop *l)
+start_watchdog(struct watchdog *w)
 {
 	int fds[2];
 
-	if (watchdog > 0)
+	if (w->pid > 0)
 		return;
-	if (watchdog == 0) {
-		spares_name(l->dir);
+	if (w->pid == 0 && watchdog_at_exit == NULL) {
+		watchdog_at_exit = w;
 		atexit(end_watchdog);
 	}
 	if (pipe(fds) != 0 || fcntl(fds[1], F_SETFD, FD_CLOEXEC) != 0)
-		die(EXIT_OSERR, "cannot start the watchdog: %s", strerror(errno));
+		diag_fatal_whole(EXIT_OSERR, "cannot start the watchdog: %s",
+		    strerror(errno));
 	fflush(stdout);
 	fflush(stderr);
-	if ((watchdog = fork()) < 0)
-		die(EXIT_OSERR, "cannot start the watchdog: %s", strerror(errno));
-	if (watchdog == 0) {
+	if ((w->pid = fork()) < 0)
+		diag_fatal_whole(EXIT_OSERR, "cannot start the watchdog: %s",
+		    strerror(errno));
+	if (w->pid == 0) {
 		(void)setpgid(0, 0);
 		close(fds[1]);
 		guard(fds[0]);
 	}
 	/* both set it: a group kill between the fork and the child's own
 	 * setpgid can only come before any step */
-	(void)setpgid(watchdog, watchdog);
+	(void)setpgid(w->pid, w->pid);
 	close(fds[0]);
-	watchdog_fd = fds[1];
+	w->fd = fds[1];
 }
 
 /* tell_watchdog: the group of the step running, or 0. */
 static int
-tell_watchdog(pid_t group)
+tell_watchdog(const struct watchdog *w, pid_t group)
 {
-	return write(watchdog_fd, &group, sizeof group) ==
+	return write(w->fd, &group, sizeof group) ==
 	    (ssize_t)sizeof group ? 0 : -1;
 }
 
+/* The step's child, before its exec (spawn.h): async-signal-safe. */
+struct step_start {
+	const struct watchdog *w;
+	pid_t parent;
+};
+
 /*
- * die_with_parent: the kernel SIGKILLs this process when the loop, its
- * parent, dies (Linux): the step's own process goes even when the loop
- * and the watchdog are both killed.  A parent already gone: exit now.
+ * before_step: the kernel SIGKILLs the step when the loop, its parent,
+ * dies (Linux): its own process goes even when the loop and the
+ * watchdog are both killed; a parent already gone: exit now.  Then the
+ * watchdog learns the step's group, before the step runs.
  */
 static void
-die_with_parent(pid_t parent)
+before_step(void *ctx)
 {
+	const struct step_start *s = ctx;
+
 #ifdef __linux__
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
 		_exit(EXIT_OSERR);
 #endif
-	if (getppid() != parent)
+	if (getppid() != s->parent)
 		_exit(EXIT_SOFTWARE);
-}
-
-/*
- * start_step: argv in a group of its own, with stdin in and stdout out,
- * and stderr err unless it is -1; the watchdog knows the group before
- * the step runs.
- */
-static pid_t
-start_step(char *const argv[], int in, int out, int err)
-{
-	pid_t pid, parent = getpid();
-
-	fflush(stdout);
-	fflush(stderr);
-	if ((pid = fork()) != 0) {
-		if (pid > 0)
-			(void)setpgid(pid, pid);
-		return pid;
-	}
-	(void)setpgid(0, 0);
-	die_with_parent(parent);
-	if (tell_watchdog(getpid()) != 0)
+	if (tell_watchdog(s->w, getpid()) != 0)
 		_exit(EXIT_SOFTWARE);
-	default_signals();
-	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || (err >= 0 &&
-	    dup2(err, 2) < 0))
-		_exit(EXIT_OSERR);
-	execvp(argv[0], argv);
-	fprintf(stderr, "upgrade-loop: %s: %s\n", argv[0], strerror(errno));
-	_exit(errno == ENOENT ? 127 : 126);
-}
-
-/* seconds_now: the monotonic clock, in seconds. */
-static double
-seconds_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /*
@@ -282,7 +215,7 @@ seconds_now(void)
  * the step with it: the loop stops its group.
  */
 static int
-wait_step(pid_t step, int nohang)
+wait_step(struct watchdog *w, pid_t step, int nohang)
 {
 	pid_t pid;
 	int st;
@@ -290,10 +223,10 @@ wait_step(pid_t step, int nohang)
 	for (;;) {
 		pid = waitpid(-1, &st, nohang ? WNOHANG : 0);
 		if (pid == step)
-			return status_of(st);
-		if (pid == watchdog && watchdog > 0) {
+			return spawn_status(st);
+		if (pid == w->pid && w->pid > 0) {
 			(void)kill(-step, SIGKILL);
-			watchdog = -1;
+			w->pid = -1;
 		}
 		if (pid == 0)
 			return -1;
@@ -306,10 +239,9 @@ wait_step(pid_t step, int nohang)
 static void
 draw(const char *live_what, double t0)
 {
-	char *c = clock_text((long)(seconds_now() - t0));
+	char *c = clock_text((long)(monotonic_seconds() - t0));
 
-	fprintf(stderr, "\r\033[K%s: %s, %s", "upgrade-loop", live_what, c);
-	fflush(stderr);
+	diag_live("%s, %s", live_what, c);
 	free(c);
 }
 
@@ -326,19 +258,18 @@ watch(struct loop *l, pid_t step, const char *live_what, double t0,
 	int st;
 
 	if (!l->live || live_what == NULL || *live_what == '\0')
-		return wait_step(step, 0);
+		return wait_step(&l->dog, step, 0);
 	relay_open(&r, errfd);
-	while ((st = wait_step(step, 1)) < 0) {
-		if (seconds_now() >= next) {
+	while ((st = wait_step(&l->dog, step, 1)) < 0) {
+		if (monotonic_seconds() >= next) {
 			draw(live_what, t0);
-			next = seconds_now() + 1;
+			next = monotonic_seconds() + 1;
 		}
 		if (relay_wait(&r, 50) > 0)
 			draw(live_what, t0);
 	}
 	relay_close(&r);
-	fputs("\r\033[K", stderr);
-	fflush(stderr);
+	diag_live_clear();
 	return st;
 }
 
@@ -354,54 +285,59 @@ err_pipe(const struct loop *l, const char *live_what, int fds[2])
 		return;
 	if (pipe(fds) != 0 || fcntl(fds[0], F_SETFD, FD_CLOEXEC) != 0 ||
 	    fcntl(fds[1], F_SETFD, FD_CLOEXEC) != 0)
-		die(EXIT_OSERR, "cannot make a pipe: %s", strerror(errno));
+		diag_fatal_whole(EXIT_OSERR, "cannot make a pipe: %s",
+		    strerror(errno));
 }
 
 /*
  * run_step: argv with stdin the file in and stdout the file tmp, in a
- * group of its own; its status.
+ * group of its own that the watchdog knows before it runs; its status.
  */
 static int
 run_step(struct loop *l, const char *in, const char *tmp,
     char *const argv[], const char *live_what)
 {
-	double t0 = seconds_now(), started;
+	double t0 = monotonic_seconds(), started;
+	struct step_start start = { &l->dog, getpid() };
+	struct spawn_how how = { -1, -1, -1, 1, before_step, &start };
 	pid_t step;
-	int fin, fout, st, err[2];
+	int st, err[2];
 
-	start_watchdog(l);
-	if (watchdog < 0)
-		die(EXIT_SOFTWARE, "the watchdog of the steps died: run again "
-		    "to resume");
-	if ((fin = open(in, O_RDONLY | O_CLOEXEC)) < 0)
-		die(EXIT_NOINPUT, "%s: %s", in, strerror(errno));
+	start_watchdog(&l->dog);
+	if (l->dog.pid < 0)
+		diag_fatal_whole(EXIT_SOFTWARE, "the watchdog of the steps "
+		    "died: run again to resume");
+	if ((how.in = open(in, O_RDONLY | O_CLOEXEC)) < 0)
+		diag_fatal_whole(EXIT_NOINPUT, "%s: %s", in, strerror(errno));
 	/* tmp is new and empty: O_TRUNC would have ext4 write it back at
 	 * close (auto_da_alloc), in the step's time */
-	if ((fout = open(tmp, O_WRONLY | O_CLOEXEC)) < 0)
-		die(EXIT_CANTCREAT, "%s: %s", tmp, strerror(errno));
+	if ((how.out = open(tmp, O_WRONLY | O_CLOEXEC)) < 0)
+		diag_fatal_whole(EXIT_CANTCREAT, "%s: %s", tmp,
+		    strerror(errno));
 	err_pipe(l, live_what, err);
-	started = times_start();
-	if ((step = start_step(argv, fin, fout, err[1])) < 0)
-		die(EXIT_OSERR, "cannot start a step: %s", strerror(errno));
+	how.err = err[1];
+	started = times_start(&l->times);
+	if ((step = spawn_argv(argv, &how)) < 0)
+		diag_fatal_whole(EXIT_OSERR, "cannot start a step: %s",
+		    strerror(errno));
 	running = step;
-	close(fin);
-	close(fout);
+	close(how.in);
+	close(how.out);
 	if (err[1] >= 0)
 		close(err[1]);
 	st = watch(l, step, live_what, t0, err[0]);
-	times_log("step", argv[0], started);
+	times_log(&l->times, "step", argv[0], started);
 	(void)kill(-step, SIGKILL);
 	running = 0;
-	if (watchdog > 0)
-		(void)tell_watchdog(0);
-	l->step_secs = seconds_now() - t0;
+	if (l->dog.pid > 0)
+		(void)tell_watchdog(&l->dog, 0);
+	l->step_secs = monotonic_seconds() - t0;
 	return st;
 }
 
 /*
- * new_tmp: a new empty file path.tmp.PID.K, a spare renamed to it
- * (spare.c) or made with O_EXCL: a name that exists, whatever it is, is
- * passed over.
+ * new_tmp: a new empty file path.tmp.PID.K, made with O_EXCL: a name
+ * that exists, whatever it is, is passed over.
  */
 char *
 new_tmp(const char *path)
@@ -411,8 +347,6 @@ new_tmp(const char *path)
 
 	for (k = 0; k < 100; k++) {
 		name = xasprintf("%s.tmp.%ld.%d", path, (long)getpid(), k);
-		if (spare_file_take(name) == 0)
-			return name;
 		fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		if (fd >= 0) {
 			close(fd);
@@ -420,8 +354,8 @@ new_tmp(const char *path)
 		}
 		free(name);
 	}
-	die(EXIT_SOFTWARE, "%s.tmp.%ld.*: cannot create a temporary file",
-	    path, (long)getpid());
+	diag_fatal_whole(EXIT_SOFTWARE, "%s.tmp.%ld.*: cannot create a "
+	    "temporary file", path, (long)getpid());
 }
 
 /*
@@ -437,14 +371,14 @@ step_save(struct loop *l, const char *file, const char *in,
 	const char *kill_at = getenv("UPKIT_LOOP_KILL");
 	int st = run_step(l, in, tmp, argv, live_what);
 
-	steps_run++;
+	l->dog.steps_run++;
 	if (kill_at != NULL && *kill_at != '\0' &&
-	    steps_run >= strtol(kill_at, NULL, 10))
+	    l->dog.steps_run >= strtol(kill_at, NULL, 10))
 		kill(getpid(), SIGKILL);
 	if (st != 0)
 		(void)unlink(tmp);
 	else if (durable_rename(tmp, file) != 0)
-		die(EXIT_IOERR, "%s: %s", file, strerror(errno));
+		diag_fatal_whole(EXIT_IOERR, "%s: %s", file, strerror(errno));
 	free(tmp);
 	return st;
 }
@@ -460,36 +394,51 @@ step_pure(struct loop *l, const char *file, char *const argv[])
 	const char *base = strrchr(file, '/');
 
 	if (st != 0)
-		die_tool(st, "%s: '%s' failed with status %d",
-		    base ? base + 1 : file, argv[0], st);
+		diag_fatal_whole(tool_failed_status(st), "%s: '%s' failed "
+		    "with status %d", base ? base + 1 : file, argv[0], st);
+}
+
+/* wait_for: a program's status (no step: the watchdog is not asked). */
+static int
+wait_for(pid_t pid)
+{
+	int st = spawn_wait(pid);
+
+	return st < 0 ? EXIT_OSERR : st;
 }
 
 /*
- * capture_err: run argv (stdin /dev/null, stderr err, no watchdog: it
- * only reads) and take its standard output; its status.
+ * capture_err: run argv (stdin /dev/null, stderr thrown away when
+ * quietly, no watchdog: it only reads) and take its standard output;
+ * its status.
  */
 static int
-capture_err(char *const argv[], char **out, int err)
+capture_err(struct loop *l, char *const argv[], char **out,
+    int quietly)
 {
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
 	ssize_t n;
 	int fds[2], devnull, st;
+	struct spawn_how how = SPAWN_INHERITED;
 	double started;
 	pid_t pid;
 
 	if (pipe(fds) != 0 || fcntl(fds[0], F_SETFD, FD_CLOEXEC) != 0 ||
 	    fcntl(fds[1], F_SETFD, FD_CLOEXEC) != 0 ||
 	    (devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
-		die(EXIT_OSERR, "cannot start %s: %s", argv[0], strerror(errno));
-	fflush(stdout);
-	fflush(stderr);
-	started = times_start();
-	pid = spawn_err(argv, devnull, fds[1], err ? devnull : -1);
+		diag_fatal_whole(EXIT_OSERR, "cannot start %s: %s", argv[0],
+		    strerror(errno));
+	how.in = devnull;
+	how.out = fds[1];
+	how.err = quietly ? devnull : -1;
+	started = times_start(&l->times);
+	pid = spawn_argv(argv, &how);
 	close(fds[1]);
 	close(devnull);
 	if (pid < 0)
-		die(EXIT_OSERR, "cannot start %s: %s", argv[0], strerror(errno));
+		diag_fatal_whole(EXIT_OSERR, "cannot start %s: %s", argv[0],
+		    strerror(errno));
 	do {
 		xreserve(&buf, &cap, len + 4096 + 1);
 		n = read(fds[0], buf + len, cap - len - 1);
@@ -499,22 +448,22 @@ capture_err(char *const argv[], char **out, int err)
 	close(fds[0]);
 	buf[len] = '\0';
 	st = wait_for(pid);
-	times_log("ask", argv[0], started);
+	times_log(&l->times, "ask", argv[0], started);
 	*out = buf;
 	return st;
 }
 
 int
-capture(char *const argv[], char **out)
+capture(struct loop *l, char *const argv[], char **out)
 {
-	return capture_err(argv, out, 0);
+	return capture_err(l, argv, out, 0);
 }
 
 /* capture_quietly: capture, with the program's stderr thrown away. */
 int
-capture_quietly(char *const argv[], char **out)
+capture_quietly(struct loop *l, char *const argv[], char **out)
 {
-	return capture_err(argv, out, 1);
+	return capture_err(l, argv, out, 1);
 }
 
 /*
@@ -522,22 +471,23 @@ capture_quietly(char *const argv[], char **out)
  * no watchdog; its status.
  */
 int
-run_into(char *const argv[], const char *out)
+run_into(struct loop *l, char *const argv[], const char *out)
 {
-	int fd = open(out, O_WRONLY | O_CLOEXEC), st;
+	struct spawn_how how = SPAWN_INHERITED;
 	double started;
 	pid_t pid;
+	int st;
 
-	if (fd < 0)
-		die(EXIT_CANTCREAT, "%s: %s", out, strerror(errno));
-	fflush(stdout);
-	fflush(stderr);
-	started = times_start();
-	pid = spawn_err(argv, -1, fd, -1);
-	close(fd);
+	if ((how.out = open(out, O_WRONLY | O_CLOEXEC)) < 0)
+		diag_fatal_whole(EXIT_CANTCREAT, "%s: %s", out,
+		    strerror(errno));
+	started = times_start(&l->times);
+	pid = spawn_argv(argv, &how);
+	close(how.out);
 	if (pid < 0)
-		die(EXIT_OSERR, "cannot start %s: %s", argv[0], strerror(errno));
+		diag_fatal_whole(EXIT_OSERR, "cannot start %s: %s", argv[0],
+		    strerror(errno));
 	st = wait_for(pid);
-	times_log("check", argv[0], started);
+	times_log(&l->times, "check", argv[0], started);
 	return st;
 }

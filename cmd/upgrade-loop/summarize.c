@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
+#include "jwriter.h"
 #include "exitcodes.h"
 #include "loop.h"
 #include "report.h"
@@ -98,7 +100,7 @@ may_release(const struct loop *l)
 
 /* temporary_cost: the temporary hosts' cost, or NULL when none. */
 static json_t *
-temporary_cost(const struct loop *l, const char *last)
+temporary_cost(struct loop *l, const char *last)
 {
 	char *text, *hosts = NULL, *cost = NULL;
 	struct args argv = { 0 }, reports = { 0 };
@@ -115,7 +117,7 @@ temporary_cost(const struct loop *l, const char *last)
 	}
 	free(text);
 	args_of(&argv, "jq", "-c", hosts_program, last, (char *)NULL);
-	if (capture(argv.v, &hosts) == 0 && strcmp(hosts, "[]\n") != 0) {
+	if (capture(l, argv.v, &hosts) == 0 && strcmp(hosts, "[]\n") != 0) {
 		iteration_reports(l, &reports);
 		hosts[strcspn(hosts, "\n")] = '\0';
 		args_free(&argv);
@@ -127,7 +129,7 @@ temporary_cost(const struct loop *l, const char *last)
 		args_add(&argv, hosts);
 		args_add(&argv, cost_program);
 		args_add_all(&argv, &reports);
-		if (capture(argv.v, &cost) == 0)
+		if (capture(l, argv.v, &cost) == 0)
 			t = json_loads(cost, JSON_DECODE_ANY, NULL);
 	}
 	args_free(&argv);
@@ -139,7 +141,7 @@ temporary_cost(const struct loop *l, const char *last)
 
 /* measures: the summary of the last report, or NULL when it has none. */
 static json_t *
-measures(const struct loop *l, long summary_iter, const char *last)
+measures(struct loop *l, long summary_iter, const char *last)
 {
 	struct args argv = { 0 };
 	char *file, *out;
@@ -153,7 +155,7 @@ measures(const struct loop *l, long summary_iter, const char *last)
 			return sum;
 	}
 	args_of(&argv, "upkit-sim", "--summary", last, (char *)NULL);
-	if (capture_quietly(argv.v, &out) == 0)
+	if (capture_quietly(l, argv.v, &out) == 0)
 		sum = json_loads(out, 0, NULL);
 	args_free(&argv);
 	free(out);
@@ -245,9 +247,10 @@ table_text(const json_t *sum, const json_t *rep, const json_t *temp)
 	size_t len = 0;
 	FILE *fp = open_memstream(&text, &len);
 	const json_t *hh;
+	char num[40];
 
 	if (fp == NULL)
-		die(EXIT_OSERR, "out of memory");
+		diag_fatal_whole(EXIT_OSERR, "out of memory");
 	if (sum != NULL)
 		summary_table(fp, sum, 1);
 	else
@@ -259,7 +262,8 @@ table_text(const json_t *sum, const json_t *rep, const json_t *temp)
 		    json_integer_value(json_object_get(temp, "released")));
 		hh = json_object_get(temp, "host_hours");
 		if (json_is_number(hh))
-			jq_number(fp, json_number_value(hh));
+			fwrite(num, 1, jw_jq_real(json_number_value(hh), num,
+			    sizeof num), fp);
 		else
 			fputs("unknown (no simulated times)", fp);
 		fputs(" host-hours\n", fp);
@@ -275,11 +279,17 @@ write_summary(const struct loop *l, const json_t *sum, const char *txt)
 	char *json = NULL, *path;
 	size_t len = 0;
 	FILE *fp = open_memstream(&json, &len);
+	struct jwriter *w = xmalloc(sizeof *w);
 
 	if (fp == NULL)
-		die(EXIT_OSERR, "out of memory");
-	jq_dump(fp, sum);
-	fclose(fp);
+		diag_fatal_whole(EXIT_OSERR, "out of memory");
+	jw_init(w, fp, 0);
+	jw_fresh(w);
+	jw_jq(w);
+	jw_value(w, sum);
+	if (jw_finish(w) != 0 || fclose(fp) != 0)
+		diag_fatal_whole(EXIT_OSERR, "out of memory");
+	free(w);
 	path = xasprintf("%s/summary.json", l->dir);
 	write_text_atomically(path, json);
 	free(path);

@@ -4,10 +4,12 @@
  * of progress (unless -q).
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "exitcodes.h"
 #include "loop.h"
 #include "report.h"
@@ -184,7 +186,8 @@ tell_progress(struct loop *l, long n)
 	report = iter_path(l, n, "5-report.json");
 	rg = iter_path(l, n, "1-rg.json");
 	if ((doc = read_sections(report, reads)) == NULL)
-		die(EXIT_SOFTWARE, "%s: cannot read the report", report);
+		diag_fatal_whole(EXIT_SOFTWARE, "%s: cannot read the report",
+		    report);
 	report_tally(json_object_get(doc, "report"), &t);
 	failed = t.actions[RESULT_FAILED] + t.actions[RESULT_UNDONE] +
 	    t.actions[RESULT_UNDO_FAILED] + t.actions[RESULT_BLOCKED] +
@@ -203,4 +206,31 @@ tell_progress(struct loop *l, long n)
 	free(left);
 	free(rg);
 	free(report);
+}
+
+void
+say(const struct loop *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (l->o->quiet)
+		return;
+	va_start(ap, fmt);
+	diag_vnote_whole(fmt, ap);
+	va_end(ap);
+}
+
+void
+end_freeing(int status, char *msg)
+{
+	diag_note_whole("%s", msg);
+	free(msg);
+	exit(status);
+}
+
+char *
+clock_text(long secs)
+{
+	return xasprintf("%ld:%02ld:%02ld", secs / 3600, secs % 3600 / 60,
+	    secs % 60);
 }

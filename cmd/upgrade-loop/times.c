@@ -14,62 +14,55 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "diag.h"
 #include "exitcodes.h"
 #include "loop.h"
-
-static int times_fd = -1;
-static const char *times_name;
-static long times_iter;
+#include "monotonic.h"
 
 void
-times_open(const char *path)
+times_open(struct times *t, const char *path)
 {
+	t->fd = -1;
+	t->name = path;
+	t->iter = 0;
 	if (path == NULL)
 		return;
-	times_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-	    0666);
-	if (times_fd < 0)
-		die(EXIT_CANTCREAT, "%s: %s", path, strerror(errno));
-	times_name = path;
+	t->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+	if (t->fd < 0)
+		diag_fatal_whole(EXIT_CANTCREAT, "%s: %s", path,
+		    strerror(errno));
 }
 
 /* times_at: the programs run from now on are iteration n's. */
 void
-times_at(long n)
+times_at(struct times *t, long n)
 {
-	times_iter = n;
+	t->iter = n;
 }
 
 /* times_start: now, for times_log. */
 double
-times_start(void)
+times_start(const struct times *t)
 {
-	struct timespec ts;
-
-	if (times_fd < 0)
-		return 0;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	return t->fd < 0 ? 0 : monotonic_seconds();
 }
 
 /* times_log: argv0, of kind, ran from t0 until now. */
 void
-times_log(const char *kind, const char *argv0, double t0)
+times_log(struct times *t, const char *kind, const char *argv0, double t0)
 {
 	const char *base = strrchr(argv0, '/');
-	double secs = times_start() - t0;
+	double secs = times_start(t) - t0;
 
-	if (times_fd < 0)
+	if (t->fd < 0)
 		return;
-	if (dprintf(times_fd, "%ld %s %s %.6f\n", times_iter, kind,
+	if (dprintf(t->fd, "%ld %s %s %.6f\n", t->iter, kind,
 	    base != NULL ? base + 1 : argv0, secs) < 0) {
-		diag_error(times_name, "%s; no more times are written",
+		diag_error(t->name, "%s; no more times are written",
 		    strerror(errno));
-		close(times_fd);
-		times_fd = -1;
+		close(t->fd);
+		t->fd = -1;
 	}
 }

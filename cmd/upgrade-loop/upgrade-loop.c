@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "diag.h"
 #include "docsession.h"
 #include "exitcodes.h"
 #include "loop.h"
@@ -194,7 +195,7 @@ stopped(struct loop *l, long max)
 
 	free(next);
 	if (past)
-		die_freeing(LOOP_STOPPED, xasprintf("stopped by -n %ld: this "
+		end_freeing(LOOP_STOPPED, xasprintf("stopped by -n %ld: this "
 		    "upgrade already ran past iteration %ld; its summary is left "
 		    "as it was", max, max));
 	last = iter_path(l, max, "5-report.json");
@@ -202,7 +203,7 @@ stopped(struct loop *l, long max)
 	summarize(l, max, last, "stopped", max, why, NULL);
 	free(why);
 	free(last);
-	die_freeing(LOOP_STOPPED, xasprintf("stopped after %ld iteration(s) "
+	end_freeing(LOOP_STOPPED, xasprintf("stopped after %ld iteration(s) "
 	    "by -n %ld; run again with a larger -n to continue", max, max));
 }
 
@@ -241,7 +242,7 @@ done(struct loop *l, long n)
 	free(bad);
 	bad = xasprintf("finished after %ld iteration(s); %s", n - 1, why);
 	free(why);
-	die_freeing(LOOP_FAILED_SETS, bad);
+	end_freeing(LOOP_FAILED_SETS, bad);
 }
 
 static int
@@ -250,25 +251,22 @@ suspended(struct loop *l, long n)
 	char *why = why_suspended(l, n), *plan = iter_path(l, n,
 	    "4-migrations.json");
 	json_t *advice = advice_of(l, n), *a, *more = json_object();
-	const char *me = "upgrade-loop";
 	size_t i;
 
 	if (json_array_size(advice) > 0)
 		json_object_set(more, "advice", advice);
 	summarize(l, n - 1, plan, "suspended", n - 1, why, more);
 	json_decref(more);
-	fprintf(stderr, "%s: suspended after %ld iteration(s): %s\n", me,
-	    n - 1, why);
+	diag_note_whole("suspended after %ld iteration(s): %s", n - 1, why);
 	json_array_foreach(advice, i, a)
-		fprintf(stderr, "%s: advice: %s\n", me, json_is_string(a) ?
+		diag_note_whole("advice: %s", json_is_string(a) ?
 		    json_string_value(a) : "null");
 	/* paths as the operator gave them: the line runs where the loop
 	   was started */
 	if (advises_hosts(l, n))
-		fprintf(stderr, "%s: to add the hosts it advises, run %s/"
+		diag_note_whole("to add the hosts it advises, run %s/"
 		    "advice-request %s/iter-%ld/3-batch.json > more-hosts.json "
-		    "and resume with -A more-hosts.json\n", me, l->scripts,
-		    l->dir, n);
+		    "and resume with -A more-hosts.json", l->scripts, l->dir, n);
 	json_decref(advice);
 	free(plan);
 	free(why);
@@ -284,7 +282,7 @@ repeated(struct loop *l, long n)
 
 	summarize(l, n - 1, last, "suspended", n - 1, why, NULL);
 	free(last);
-	die_freeing(EXIT_TEMPFAIL, why);
+	end_freeing(EXIT_TEMPFAIL, why);
 }
 
 static int
@@ -358,7 +356,7 @@ interrupted(struct loop *l, long n)
 	free(last);
 	free(undoing);
 	free(msg);
-	die_freeing(LOOP_INTERRUPTED, why);
+	end_freeing(LOOP_INTERRUPTED, why);
 }
 
 /* run: the iterations, from the first not finished, to an ending. */
@@ -422,15 +420,16 @@ main(int argc, char **argv)
 	docsession_open(&session, DOCSESSION_MALLOC);
 	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &o);
 	if (*o.dir == '\0')
-		die(EXIT_USAGE, "-d '': an empty state directory name");
+		diag_fatal_whole(EXIT_USAGE, "-d '': an empty state directory "
+		    "name");
 	l.o = &o;
 	/* the tools take DIR's files as operands: "-x" must not read as
 	 * an option */
 	l.dir = o.dir[0] == '-' ? xasprintf("./%s", o.dir) : xstrdup(o.dir);
 	tools_on_path();
 	l.scripts = scripts_dir();
-	steps_init();
-	times_open(o.times);
+	steps_init(&l.dog);
+	times_open(&l.times, o.times);
 	setup(&l);
 	status = run(&l);
 	loop_free(&l, &o);

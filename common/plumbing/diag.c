@@ -100,14 +100,17 @@ utf8_start(const unsigned char *s, size_t i)
 	return i;
 }
 
-/* put_escaped: s escaped, its middle cut when it is too long. */
+/*
+ * put_escaped: s escaped, its middle cut when it is too long, unless
+ * whole.
+ */
 static void
-put_escaped(struct line *l, const char *text)
+put_escaped(struct line *l, const char *text, int whole)
 {
 	const unsigned char *s = (const unsigned char *)text;
 	size_t n = strlen(text), head, tail;
 
-	if (n <= DIAG_PART_MAX) {
+	if (whole || n <= DIAG_PART_MAX) {
 		put_span(l, s, n);
 		return;
 	}
@@ -119,12 +122,31 @@ put_escaped(struct line *l, const char *text)
 }
 
 /*
- * emit: print one diagnostic, built in memory first so that it reaches
- * stderr in one write and never interleaves with another process's.
+ * write_line: the line built, in one write, so that it never
+ * interleaves with another process's; freed.
  */
 static void
+write_line(struct line *l)
+{
+	if (l->s != NULL)
+		fwrite(l->s, 1, l->len, stderr);
+	if (l->failed)
+		fputs("...\n", stderr);
+	fflush(stderr);
+	free(l->s);
+}
+
+/* How a message is laid out beyond "prog: ". */
+enum layout {
+	CUT,		/* a long part cut in the middle, a newline */
+	WHOLE,		/* never cut, a newline */
+	LIVE		/* never cut, over the terminal's line, no newline */
+};
+
+/* emit: print one diagnostic, built in memory first (write_line). */
+static void
 emit(const char *file, const char *where, const char *level,
-    const char *fmt, va_list ap)
+    enum layout layout, const char *fmt, va_list ap)
 {
 	char small[512], *msg = small;
 	struct line l = { NULL, 0, 0, 0 };
@@ -139,28 +161,26 @@ emit(const char *file, const char *where, const char *level,
 	else if (msg == NULL)
 		msg = small;	/* truncated, but still said */
 
+	if (layout == LIVE)
+		put_text(&l, "\r\033[K");
 	put_text(&l, progname);
 	put_text(&l, ": ");
 	if (file != NULL) {
-		put_escaped(&l, file);
+		put_escaped(&l, file, layout != CUT);
 		put_text(&l, where != NULL && *where == ':' ? "" : ": ");
 	}
 	if (where != NULL && *where != '\0') {
-		put_escaped(&l, where);
+		put_escaped(&l, where, layout != CUT);
 		put_text(&l, ": ");
 	}
 	if (level != NULL) {
 		put_text(&l, level);
 		put_text(&l, ": ");
 	}
-	put_escaped(&l, msg);
-	put_bytes(&l, "\n", 1);
-	if (l.s != NULL)
-		fwrite(l.s, 1, l.len, stderr);
-	if (l.failed)
-		fputs("...\n", stderr);
-	fflush(stderr);
-	free(l.s);
+	put_escaped(&l, msg, layout != CUT);
+	if (layout != LIVE)
+		put_bytes(&l, "\n", 1);
+	write_line(&l);
 	if (msg != small)
 		free(msg);
 }
@@ -171,7 +191,7 @@ diag_error(const char *file, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	emit(file, NULL, NULL, fmt, ap);
+	emit(file, NULL, NULL, CUT, fmt, ap);
 	va_end(ap);
 }
 
@@ -181,7 +201,7 @@ diag_note(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	emit(NULL, NULL, NULL, fmt, ap);
+	emit(NULL, NULL, NULL, CUT, fmt, ap);
 	va_end(ap);
 }
 
@@ -193,14 +213,14 @@ diag_at(const char *file, long line, long col, const char *fmt, ...)
 
 	snprintf(where, sizeof where, ":%ld:%ld", line, col);
 	va_start(ap, fmt);
-	emit(file, where, NULL, fmt, ap);
+	emit(file, where, NULL, CUT, fmt, ap);
 	va_end(ap);
 }
 
 void
 diag_vpath(const char *file, const char *path, const char *fmt, va_list ap)
 {
-	emit(file, path, NULL, fmt, ap);
+	emit(file, path, NULL, CUT, fmt, ap);
 }
 
 void
@@ -209,7 +229,7 @@ diag_path(const char *file, const char *path, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	emit(file, path, NULL, fmt, ap);
+	emit(file, path, NULL, CUT, fmt, ap);
 	va_end(ap);
 }
 
@@ -219,7 +239,7 @@ diag_warn(const char *file, const char *path, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	emit(file, path, "warning", fmt, ap);
+	emit(file, path, "warning", CUT, fmt, ap);
 	va_end(ap);
 }
 
@@ -229,7 +249,71 @@ diag_fatal(int status, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	emit(NULL, NULL, NULL, fmt, ap);
+	emit(NULL, NULL, NULL, CUT, fmt, ap);
 	va_end(ap);
 	exit(status);
+}
+
+void
+diag_vnote_whole(const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	emit(NULL, NULL, NULL, WHOLE, fmt, ap);
+}
+
+void
+diag_note_whole(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vnote_whole(fmt, ap);
+	va_end(ap);
+}
+
+void
+diag_fatal_whole(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vnote_whole(fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+void
+diag_live(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emit(NULL, NULL, NULL, LIVE, fmt, ap);
+	va_end(ap);
+}
+
+void
+diag_live_clear(void)
+{
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
+void
+diag_relay(const char *text, size_t n)
+{
+	struct line l = { NULL, 0, 0, 0 };
+	const char *nl;
+	size_t len;
+
+	while (n > 0) {
+		nl = memchr(text, '\n', n);
+		len = nl != NULL ? (size_t)(nl - text) : n;
+		put_span(&l, (const unsigned char *)text, len);
+		put_bytes(&l, "\n", 1);
+		len += nl != NULL;
+		text += len;
+		n -= len;
+	}
+	write_line(&l);
 }

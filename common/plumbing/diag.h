@@ -11,6 +11,13 @@
  *	prog: message				progress a tool was asked
  *						for (diag_note)
  *
+ * A part longer than a few hundred bytes is cut in the middle, but in
+ * the whole notes (diag_note_whole, diag_fatal_whole), which are a
+ * tool's result (upgrade-loop: the change sets an upgrade left, however
+ * many).  A program that drives others also has a live line, redrawn
+ * on a terminal (diag_live), and passes on the lines they write
+ * (diag_relay).
+ *
  * Control characters coming from input are escaped (\n, \t, \xHH), so
  * one diagnostic is always one line.  Tools never call fprintf(stderr)
  * themselves.
@@ -19,6 +26,7 @@
 #define UPKIT_DIAG_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 #if defined(__GNUC__)
 #define DIAG_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -46,5 +54,29 @@ void diag_note(const char *fmt, ...) DIAG_PRINTF(1, 2);
 
 /* diag_fatal: print "prog: message" and exit with status. */
 _Noreturn void diag_fatal(int status, const char *fmt, ...) DIAG_PRINTF(2, 3);
+
+/*
+ * diag_note_whole: "prog: message", never cut, after what the tool
+ * wrote on stdout so far (flushed first, for when both go to one file).
+ */
+void diag_note_whole(const char *fmt, ...) DIAG_PRINTF(1, 2);
+void diag_vnote_whole(const char *fmt, va_list ap);
+_Noreturn void diag_fatal_whole(int status, const char *fmt, ...)
+    DIAG_PRINTF(2, 3);
+
+/*
+ * diag_live: "prog: message" over the terminal's current line (a
+ * carriage return and an erase first), with no newline: drawn again
+ * later, or erased by diag_live_clear.
+ */
+void diag_live(const char *fmt, ...) DIAG_PRINTF(1, 2);
+void diag_live_clear(void);
+
+/*
+ * diag_relay: n bytes of lines another program wrote, passed on as
+ * they are but with control characters escaped, each ended with a
+ * newline (the last one too).
+ */
+void diag_relay(const char *text, size_t n);
 
 #endif

@@ -1,4 +1,5 @@
 /* jwriter.c: JSON in jansson's layout, fast (see jwriter.h). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,30 @@ void
 jw_fresh(struct jwriter *w)
 {
 	w->fresh = 1;
+}
+
+void
+jw_jq(struct jwriter *w)
+{
+	w->jq = 1;
+}
+
+size_t
+jw_jq_real(double d, char *buf, size_t size)
+{
+	int prec, n;
+
+	if (d == floor(d) && fabs(d) < 1e17)
+		n = snprintf(buf, size, "%.0f", d);
+	else {
+		for (prec = 15; prec < 17; prec++) {
+			snprintf(buf, size, "%.*g", prec, d);
+			if (strtod(buf, NULL) == d)
+				break;
+		}
+		n = snprintf(buf, size, "%.*g", prec, d);
+	}
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
 void
@@ -93,10 +118,18 @@ static const unsigned char escaped[256] = {
 	['\\'] = 1,
 };
 
+/* The same, as jq has them: DEL too. */
+static const unsigned char escaped_jq[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	['\\'] = 1, [0x7f] = 1,
+};
+
 static void
 put_escape(struct jwriter *w, unsigned char c)
 {
-	static const char hex[] = "0123456789ABCDEF";
+	const char *hex = w->jq ? "0123456789abcdef" : "0123456789ABCDEF";
 	char seq[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
 
 	switch (c) {
@@ -115,9 +148,10 @@ static void
 put_content(struct jwriter *w, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + n, *run;
+	const unsigned char *esc = w->jq ? escaped_jq : escaped;
 
 	while (p < end) {
-		for (run = p; p < end && !escaped[*p]; p++)
+		for (run = p; p < end && !esc[*p]; p++)
 			;
 		put(w, (const char *)run, (size_t)(p - run));
 		if (p < end)
@@ -341,7 +375,8 @@ static void
 dump_real(struct jwriter *w, const json_t *v)
 {
 	char num[128];
-	size_t n = json_dumpb(v, num, sizeof num, JSON_ENCODE_ANY);
+	size_t n = w->jq ? jw_jq_real(json_real_value(v), num, sizeof num) :
+	    json_dumpb(v, num, sizeof num, JSON_ENCODE_ANY);
 
 	if (n == 0 || n > sizeof num)
 		diag_fatal(EXIT_SOFTWARE, "cannot format a real number");

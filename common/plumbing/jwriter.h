@@ -9,6 +9,9 @@
  * tree without that (jw_value), and lets a tool stream a large section
  * from its own structures without building the tree at all (jw_object,
  * jw_key, jw_string, ...).  Output goes through one 64 KiB block.
+ *
+ * With jw_jq, the layout is jq's (jq .) instead, for a file people and
+ * scripts have always read in it (upgrade-loop's summary.json).
  */
 #ifndef UPKIT_JWRITER_H
 #define UPKIT_JWRITER_H
@@ -26,6 +29,7 @@ struct jwriter {
 	int failed;		/* a write failed; errno tells why */
 	int after_key;		/* a member's key is out, its value not */
 	int fresh;		/* see jw_fresh */
+	int jq;			/* see jw_jq */
 	size_t depth;		/* indentation depth of the open container */
 	size_t level;		/* streamed containers open */
 	unsigned char has_items[JW_MAX_LEVELS];
@@ -45,6 +49,18 @@ void jw_init(struct jwriter *w, FILE *fp, int compact);
  * sanitized suite checks the promise.
  */
 void jw_fresh(struct jwriter *w);
+/*
+ * jw_jq: jq's layout instead of jansson's: the same indentation, but
+ * control characters (and DEL) as lower-case \u escapes, and reals at
+ * their shortest (jw_jq_real).
+ */
+void jw_jq(struct jwriter *w);
+/*
+ * jw_jq_real: d as jq prints a number: a whole number without a
+ * fraction, any other at the fewest digits (15 to 17) that read back
+ * as d; into buf, its length.
+ */
+size_t jw_jq_real(double d, char *buf, size_t size);
 /*
  * jw_set_hole: when jw_value meets object hole, it calls fill after the
  * object's own members, with the object still open, to stream more.

@@ -5,6 +5,8 @@
 #    (tests/house/filescope.py lists them).
 #  - A tool's main() is its tables and one call of stage_main(): no main
 #    repeats the start-up or the teardown (HACKING.md, item 2).
+#  - Only diag.c writes to stderr, and the loop has no JSON writer of its
+#    own beside jwriter.
 # It reads the sources, not a build: plain build only.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -43,6 +45,22 @@ if cmp -s "$T/found" "$T/want"; then
 else
 	fail "the counter finds mutable_name, counter and where, nothing else"
 	diag "$T/found"
+fi
+
+# Diagnostics only through diag.h, which escapes what comes from input.
+if grep -n 'fprintf(stderr' cmd/*/*.c common/*/*.c | grep -v '^common/plumbing/diag\.c:' >"$T/hits"; then
+	fail "stderr is written by diag.c alone"
+	diag "$T/hits"
+else
+	pass "stderr is written by diag.c alone"
+fi
+# The loop writes its JSON through jwriter, not a writer of its own.
+if grep -n 'json_dump' cmd/upgrade-loop/*.c >"$T/hits" ||
+    ls cmd/upgrade-loop/jqdump.c >"$T/hits" 2>/dev/null; then
+	fail "upgrade-loop writes JSON through jwriter alone"
+	diag "$T/hits"
+else
+	pass "upgrade-loop writes JSON through jwriter alone"
 fi
 
 # The sequence stage_main runs, called by hand from a main file.

@@ -10,11 +10,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
 #include "libnats/bus_argp.h"
 #include "diag.h"
 #include "exitcodes.h"
 #include "output.h"
+#include "stage.h"
 #include "stopsig.h"
 #include "run.h"
 #include "timefmt.h"
@@ -55,6 +55,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	struct options *o = state->input;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->bus;
+		break;
 	case 'C':
 		o->ctl = arg;
 		break;
@@ -190,39 +193,37 @@ print_stats(const struct driver *d)
 	    (double)d->steps : 0.0, d->published, d->received);
 }
 
-int
-main(int argc, char **argv)
+/* drive: the run of the state file, on the bus or (-n) dry. */
+static int
+drive(void *options, json_t *no_input)
 {
-	static const struct argp argp = { option_list, parse_opt, "STATE",
-		usage_doc, 0, 0, 0 };
-	struct options o = { .bus.operand = "STATE", .ctl = "osu-ctl" };
+	const struct options *o = options;
 	struct driver d;
 	int status = EXIT_UNAVAILABLE;
 
-	cli_init(argv);
-	bus_argp_parse(&argp, argc, argv, &o, &o.bus);
+	(void)no_input;
 	memset(&d, 0, sizeof d);
-	d.state_file = o.bus.file;
-	d.ctl = o.ctl;
+	d.state_file = o->bus.file;
+	d.ctl = o->ctl;
 	d.replies = json_array();
-	d.floor = start_floor(o.bus.file);
-	if (o.dry) {
-		status = dry_run(&d, o.now);
+	d.floor = start_floor(o->bus.file);
+	if (o->dry) {
+		status = dry_run(&d, o->now);
 		json_decref(d.replies);
-		return output_close(status);
+		return status;
 	}
 	stop_on_signals();
 	status = ctl_check(&d, (int64_t)time(NULL));
 	if (status != 0) {
 		json_decref(d.replies);
-		return output_close(status < 0 ? EXIT_UNAVAILABLE : status);
+		return status < 0 ? EXIT_UNAVAILABLE : status;
 	}
 	status = EXIT_UNAVAILABLE;
-	if ((d.bus = bus_open(o.bus.server)) != NULL &&
+	if ((d.bus = bus_open(o->bus.server)) != NULL &&
 	    (d.sub = bus_consume(d.bus, "os-upgrade-controller",
 	    BUS_STREAM ".control.>", 30000, 0)) != NULL) {
-		status = loop(&d, o.once);
-		if (o.stats)
+		status = loop(&d, o->once);
+		if (o->stats)
 			print_stats(&d);
 	}
 	if (d.have_last)
@@ -230,5 +231,19 @@ main(int argc, char **argv)
 	bus_sub_free(d.sub);
 	bus_close(d.bus);
 	json_decref(d.replies);
-	return output_close(status);
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct argp_child children[] = {
+		{ &bus_argp, 0, 0, 0 }, { 0 }
+	};
+	static const struct argp argp = { option_list, parse_opt, "STATE",
+		usage_doc, children, 0, 0 };
+	static const struct stage stage = { &argp, STAGE_TOOL, drive };
+	struct options o = { .bus.operand = "STATE", .ctl = "osu-ctl" };
+
+	return stage_main(&stage, &o, NULL, argc, argv);
 }

@@ -15,6 +15,7 @@
 #include "libnats/bus_argp.h"
 #include "load.h"
 #include "output.h"
+#include "stage.h"
 #include "stopsig.h"
 #include "worker.h"
 
@@ -57,6 +58,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	struct options *o = state->input;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->bus;
+		break;
 	case 'H':
 		o->host = arg;
 		break;
@@ -164,13 +168,20 @@ serve(struct worker *w, const struct options *o)
 	return r < 0 ? EXIT_UNAVAILABLE : EXIT_OK;
 }
 
+/* run: the worker CONFIG describes, until it stops. */
 static int
-run(const struct options *o, json_t *doc)
+run(void *options, json_t *no_input)
 {
 	static char hostname[256];
+	const struct options *o = options;
 	struct worker w = { { 0 }, { 0 }, NULL, 0 };
-	int status = EXIT_DATAERR;
+	json_t *doc = NULL;
+	int status;
 
+	(void)no_input;
+	if ((status = load_document(o->bus.file, &doc)) != EXIT_OK)
+		return status;
+	status = EXIT_DATAERR;
 	if (config_load(load_name(o->bus.file), doc, &w.cfg) < 0)
 		goto out;
 	if (o->host != NULL)
@@ -194,25 +205,21 @@ run(const struct options *o, json_t *doc)
 out:
 	wstate_free(&w.st);
 	config_free(&w.cfg);
+	json_decref(doc);
 	return status;
 }
 
 int
 main(int argc, char **argv)
 {
+	static const struct argp_child children[] = {
+		{ &bus_argp, 0, 0, 0 }, { 0 }
+	};
 	static const struct argp argp = { option_list, parse_opt, "CONFIG",
-		usage_doc, 0, 0, 0 };
+		usage_doc, children, 0, 0 };
+	static const struct stage stage = { &argp, STAGE_TOOL, run };
 	struct options o = { .bus.operand = "CONFIG", .ack_wait = 30000,
 		.watchdog = 10000 };
-	json_t *doc;
-	int status;
 
-	cli_init(argv);
-	bus_argp_parse(&argp, argc, argv, &o, &o.bus);
-	status = load_document(o.bus.file, &doc);
-	if (status == EXIT_OK) {
-		status = run(&o, doc);
-		json_decref(doc);
-	}
-	return output_close(status);
+	return stage_main(&stage, &o, NULL, argc, argv);
 }

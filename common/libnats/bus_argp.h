@@ -2,8 +2,8 @@
  * bus_argp.h: the command line of a program that talks on the bus
  * (bus.h), as an argp child: -s URL (--server), and the one document
  * the program works on (osu-run's STATE, osu-worker's CONFIG): none or
- * a second is a usage error.  bus_argp_parse parses a tool's own argp
- * beside it.
+ * a second is a usage error.  Its input is the tool's struct
+ * bus_options, which the tool's parser hands over at ARGP_KEY_INIT.
  */
 #ifndef UPKIT_BUS_ARGP_H
 #define UPKIT_BUS_ARGP_H
@@ -19,11 +19,6 @@ struct bus_options {
 				   ("STATE") */
 };
 
-/*
- * bus_argp_parse: argp_parse of argc and argv with the tool's argp,
- * whose parser gets input, and the bus options into bus.
- */
-void bus_argp_parse(const struct argp *tool, int argc, char **argv,
-    void *input, struct bus_options *bus);
+extern const struct argp bus_argp;
 
 #endif

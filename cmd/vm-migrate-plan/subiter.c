@@ -69,22 +69,25 @@ on_new(const struct vmp *p, size_t v)
 	return h != CLOUD_NONE && p->cl.part[h] == PART_NEW;
 }
 
-/* tenant_counts: VMs of each tenant that can move, and whether it has
- * VMs in the new partition already. */
+/* tenant_counts: VMs of each tenant that can move (unless old is
+ * NULL), and whether it has VMs in the new partition already. */
 static void
 tenant_counts(const struct vmp *p, long *old, unsigned char *has_new)
 {
 	size_t n, v;
+	long movable;
 
 	for (n = 0; n < p->in.sc.ntenants; n++) {
 		const struct tenant *t = &p->in.sc.tenants[n];
 
-		old[n] = 0;
+		movable = 0;
 		has_new[n] = 0;
 		for (v = t->first_vm; v < t->first_vm + t->nvms; v++) {
-			old[n] += vmp_movable(p, v);
+			movable += vmp_movable(p, v);
 			has_new[n] |= on_new(p, v);
 		}
+		if (old != NULL)
+			old[n] = movable;
 	}
 }
 
@@ -220,12 +223,11 @@ reservation_json(const struct vmp *p, long paper)
 static void
 equation5(struct vmp *p)
 {
-	long *movable = xcalloc(p->in.sc.ntenants, sizeof *movable);
 	unsigned char *has_new = xcalloc(p->in.sc.ntenants, 1);
 	long used, slowest, new_capacity_per_host, tenants_new, paper;
 	json_t *how, *resv;
 
-	tenant_counts(p, movable, has_new);
+	tenant_counts(p, NULL, has_new);
 	slowest = count_new_partition(p, &used);
 	new_capacity_per_host = new_capacity(p);
 	tenants_new = count_A(p, has_new, NULL);
@@ -248,7 +250,6 @@ equation5(struct vmp *p)
 	    (json_int_t)p->scaling, "reservation", resv,
 	    "failover_reservation", (json_int_t)p->failover, "failover", how,
 	    "not_in_use", (json_int_t)p->not_in_use, "V_i", (json_int_t)p->V));
-	free(movable);
 	free(has_new);
 }
 

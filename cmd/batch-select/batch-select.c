@@ -97,6 +97,8 @@ bs_free(struct bs *b)
 	for (g = 0; g < b->in.cg.ngroups && b->why != NULL; g++)
 		json_decref(b->why[g]);
 	free(b->why);
+	for (g = 0; b->eq1 != NULL && g < b->cl.ncauses; g++)
+		free(b->eq1[g].reason);
 	free(b->eq1);
 	free(b->cand);
 	free(b->ruled_in);

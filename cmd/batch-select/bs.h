@@ -13,6 +13,7 @@
 #include "catalog.h"
 #include "cgraph.h"
 #include "cloud.h"
+#include "diag.h"
 #include "digraph.h"
 #include "idmap.h"
 #include "output.h"
@@ -60,7 +61,7 @@ struct reservation {
 /* A rule's verdict on a group, with the numbers behind it. */
 struct verdict {
 	const char *rule;
-	char reason[320];
+	char *reason;		/* owned; eliminate() takes it */
 	long needed, available;	/* -1 when the rule compares nothing */
 	int by_pinned;			/* blocked by VM pinned on host */
 	size_t pinned_host, pinned;
@@ -155,7 +156,10 @@ void count_relying_vms(struct bs *b);
 
 /* rules.c */
 void initial_batch(struct bs *b);
-void eliminate(struct bs *b, size_t g, const struct verdict *v);
+/* verdict_say: v's reason, formatted, in place of any before. */
+void verdict_say(struct verdict *v, const char *fmt, ...)
+    DIAG_PRINTF(2, 3);
+void eliminate(struct bs *b, size_t g, struct verdict *v);
 int group_pending(const struct bs *b, size_t g);
 /* split_partner: for a group of a split-mode partition with a later
  * partition still pending, that partition's group, else NONE. */

@@ -392,7 +392,7 @@ take_out_verdict(const struct bs *b, const struct take *t, const char *rule,
 		return;
 	if (strcmp(rule, "evacuation") == 0 && v->by_pinned) {
 		v->rule = rule;
-		snprintf(v->reason, sizeof v->reason, "host %s must be emptied "
+		verdict_say(v, "host %s must be emptied "
 		    "for good but runs VM %s, %s, which nova cannot "
 		    "live-migrate: cold-migrate it (openstack server migrate) "
 		    "or bring it to ACTIVE first",
@@ -403,14 +403,14 @@ take_out_verdict(const struct bs *b, const struct take *t, const char *rule,
 	}
 	if (strcmp(rule, "evacuation") == 0) {
 		v->rule = rule;
-		snprintf(v->reason, sizeof v->reason, "the %ld VMs on its %zu "
+		verdict_say(v, "the %ld VMs on its %zu "
 		    "in-use hosts find no place on other hosts of their "
 		    "partition without breaking anti-affinity", t->vms,
 		    t->in_use);
 		return;
 	}
 	v->rule = "compute-capacity";
-	snprintf(v->reason, sizeof v->reason, "taking it out would leave %ld "
+	verdict_say(v, "taking it out would leave %ld "
 	    "compute hosts that ran no VM before consolidation and run none "
 	    "after, but the exact scaling reservation (%ld) and failover "
 	    "(%ld) need %ld", b->empty_left - emptied, b->res.used, b->F,
@@ -423,20 +423,20 @@ take_out_verdict(const struct bs *b, const struct take *t, const char *rule,
 static void
 try_take(struct bs *b, const struct take *t, long *taken)
 {
-	struct verdict v = { NULL, "", -1, -1, 0, NONE, NONE };
+	struct verdict v = { NULL, NULL, -1, -1, 0, NONE, NONE };
 	long n = (long)new_hosts(b, t), emptied = 0;
 	int returns = split_partner(b, t->g) == NONE;
 
 	if (!returns && n > b->dedicated_left) {
 		v.rule = "dedicated-resources";
-		snprintf(v.reason, sizeof v.reason, "the group stays deactivated "
+		verdict_say(&v, "the group stays deactivated "
 		    "after this iteration and needs %ld compute hosts, but %ld "
 		    "of those dedicated to the upgrade are left", n,
 		    b->dedicated_left);
 		v.needed = n, v.available = b->dedicated_left;
 	} else if (returns && n > 0 && *taken + n > b->Z) {
 		v.rule = "compute-capacity";
-		snprintf(v.reason, sizeof v.reason, "Z_i = %ld but the group "
+		verdict_say(&v, "Z_i = %ld but the group "
 		    "needs %ld compute host%s (%ld already taken)", b->Z, n,
 		    n == 1 ? "" : "s", *taken);
 		v.needed = n, v.available = b->Z - *taken;
@@ -463,7 +463,8 @@ try_take(struct bs *b, const struct take *t, long *taken)
 static void
 switch_waiting(struct bs *b, struct take *all, size_t n)
 {
-	struct verdict v = { "upgrade-method-order", "", -1, -1, 0, NONE, NONE };
+	struct verdict v = { "upgrade-method-order", NULL, -1, -1, 0, NONE,
+		NONE };
 	size_t i, p;
 
 	for (i = 0; i < n; i++) {
@@ -474,7 +475,7 @@ switch_waiting(struct bs *b, struct take *all, size_t n)
 			choose(b, &all[i], 1);
 			continue;
 		}
-		snprintf(v.reason, sizeof v.reason, "split mode: stays "
+		verdict_say(&v, "split mode: stays "
 		    "deactivated until the last partition (%s) is taken out "
 		    "of service", p != NONE ? b->in.cg.groups[p].id : "?");
 		eliminate(b, all[i].g, &v);

@@ -20,6 +20,13 @@ verdict(struct verdict *v, const char *rule, long needed, long available,
 static size_t peer_partner(const struct bs *b, size_t g);
 
 static void
+verdict_vsay(struct verdict *v, const char *fmt, va_list ap)
+{
+	free(v->reason);
+	v->reason = xvasprintf(fmt, ap);
+}
+
+static void
 verdict(struct verdict *v, const char *rule, long needed, long available,
     const char *fmt, ...)
 {
@@ -29,16 +36,28 @@ verdict(struct verdict *v, const char *rule, long needed, long available,
 	v->needed = needed;
 	v->available = available;
 	va_start(ap, fmt);
-	vsnprintf(v->reason, sizeof v->reason, fmt, ap);
+	verdict_vsay(v, fmt, ap);
 	va_end(ap);
 }
 
 void
-eliminate(struct bs *b, size_t g, const struct verdict *v)
+verdict_say(struct verdict *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verdict_vsay(v, fmt, ap);
+	va_end(ap);
+}
+
+void
+eliminate(struct bs *b, size_t g, struct verdict *v)
 {
 	json_t *o = json_pack("{s:s, s:s, s:s}", "group", b->in.cg.groups[g].id,
 	    "rule", v->rule, "reason", v->reason);
 
+	free(v->reason);
+	v->reason = NULL;
 	if (v->needed >= 0) {
 		json_object_set_new(o, "needed", json_integer(v->needed));
 		json_object_set_new(o, "available", json_integer(v->available));
@@ -338,7 +357,9 @@ rule_ppu_resources(struct bs *b, size_t g, struct verdict *v)
 		if (b->eq1[c].rule == NULL ||
 		    !has_first_unit(b, g, (size_t)b->cl.causes[c].unit))
 			continue;
+		free(v->reason);
 		*v = b->eq1[c];
+		v->reason = xstrdup(b->eq1[c].reason);	/* eq1 keeps its own */
 		return 1;
 	}
 	return 0;
@@ -507,7 +528,7 @@ same_split(const struct bs *b, size_t g, size_t s)
 static void
 peer_availability(struct bs *b)
 {
-	struct verdict v;
+	struct verdict v = { 0 };
 	const size_t *out;
 	size_t g, n, i, s;
 
@@ -533,6 +554,7 @@ peer_availability(struct bs *b)
 			}
 		}
 	}
+	free(v.reason);
 }
 
 /* aggregate_needed: must aggregate x keep its minimum now?  Not while
@@ -645,7 +667,7 @@ short_aggregate(struct bs *b, size_t g, struct verdict *v)
 static void
 aggregation_minimum(struct bs *b)
 {
-	struct verdict v;
+	struct verdict v = { 0 };
 	size_t g, x;
 
 	for (g = 0; g < b->in.cg.ngroups; g++) {
@@ -657,12 +679,13 @@ aggregation_minimum(struct bs *b)
 		json_object_set_new(b->why[g], "aggregate",
 		    json_string(vid(b, x)));
 	}
+	free(v.reason);
 }
 
 void
 initial_batch(struct bs *b)
 {
-	struct verdict v;
+	struct verdict v = { 0 };
 	size_t g, k, n = b->in.cg.ngroups;
 
 	b->cand = xcalloc(n, 1);
@@ -687,6 +710,7 @@ initial_batch(struct bs *b)
 				break;
 			}
 	}
+	free(v.reason);
 	peer_availability(b);
 	aggregation_minimum(b);
 	b->initial = json_array();

@@ -50,18 +50,28 @@ char *
 xasprintf(const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 	char *s;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
+	return s;
+}
+
+char *
+xvasprintf(const char *fmt, va_list ap)
+{
+	va_list again;
+	int n;
+	char *s;
+
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
 	if (n < 0)
 		diag_fatal(EXIT_SOFTWARE, "cannot format a message");
 	s = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	vsnprintf(s, (size_t)n + 1, fmt, again);
+	va_end(again);
 	return s;
 }
 

@@ -6,6 +6,7 @@
 #ifndef UPKIT_XALLOC_H
 #define UPKIT_XALLOC_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 void *xmalloc(size_t size);
@@ -17,6 +18,12 @@ char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* xvasprintf: xasprintf with the arguments in ap. */
+char *xvasprintf(const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 0)))
 #endif
     ;
 /*

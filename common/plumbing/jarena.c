@@ -6,8 +6,7 @@
 #include "prefault.h"
 
 #define CHUNK_SIZE ((size_t)4 << 20)
-/* Larger blocks get a chunk of their own, so chunks stay well used. */
-#define BIG_BLOCK (CHUNK_SIZE / 8)
+#define BIG_BLOCK JARENA_BIG_BLOCK
 /* The room a mark starts with at least (jarena_mark). */
 #define MARK_ROOM (CHUNK_SIZE / 8)
 
@@ -49,7 +48,7 @@ start_chunk(struct jarena *a)
 }
 
 void *
-jarena_alloc(struct jarena *a, size_t size)
+jarena_alloc_slow(struct jarena *a, size_t size)
 {
 	struct jarena_chunk *c;
 	void *p;

@@ -24,8 +24,30 @@ struct jarena {
 	char *next_free, *chunk_end;	/* room left in the newest */
 };
 
-/* jarena_alloc: size bytes, 8-byte aligned; NULL when memory is out. */
-void *jarena_alloc(struct jarena *a, size_t size);
+/* Larger blocks get a chunk of their own, so chunks stay well used. */
+#define JARENA_BIG_BLOCK (((size_t)4 << 20) / 8)
+
+/* jarena_alloc_slow: jarena_alloc when the newest chunk has no room. */
+void *jarena_alloc_slow(struct jarena *a, size_t size);
+
+/*
+ * jarena_alloc: size bytes, 8-byte aligned; NULL when memory is out.
+ * Inline: a large document makes tens of millions of these, and the
+ * common case is two comparisons and an addition.
+ */
+static inline void *
+jarena_alloc(struct jarena *a, size_t size)
+{
+	size_t rounded = (size + 7) & ~(size_t)7;
+	void *p;
+
+	if (size > JARENA_BIG_BLOCK ||
+	    rounded > (size_t)(a->chunk_end - a->next_free))
+		return jarena_alloc_slow(a, size);
+	p = a->next_free;
+	a->next_free += rounded;
+	return p;
+}
 
 /*
  * A mark: what jarena_release gives back is everything allocated after

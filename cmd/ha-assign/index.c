@@ -61,7 +61,8 @@ index_pods(struct world *w)
 
 	w->order = xcalloc(w->npods, sizeof *w->order);
 	for (i = 0; i < w->npods; i++)
-		if (!w->pods[i].gone && w->pods[i].selected)
+		if (!w->pods[i].gone && w->pods[i].selected &&
+		    !w->pods[i].refused)
 			w->order[n++] = i;
 	sorting = w->pods;
 	qsort(w->order, n, sizeof *w->order, by_age);

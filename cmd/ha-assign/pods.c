@@ -7,6 +7,7 @@
  * fence-first.  Creation times have one-second resolution: ties break
  * on the apps.kubernetes.io/pod-index label, then on the name.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,21 +189,34 @@ read_meta(struct access *a, struct world *w, const json_t *meta,
 	return 0;
 }
 
-/* check_name: a live pod's name must fit a peer label value (4.1). */
-static int
-check_name(struct access *a, const struct pod *p)
+/*
+ * refuse_bad_name: a live pod whose name cannot be a peer label value
+ * (4.1) cannot be paired.  Its name may be a DNS subdomain of up to 253
+ * characters, a label value holds at most 63: it is left out of the
+ * plan, with a located warning and a problem, and the rest is planned.
+ */
+static void
+refuse_bad_name(struct access *a, struct world *w, struct pod *p)
 {
 	size_t n = strlen(p->name);
+	char why[160];
 
 	if (p->gone || !p->selected || valid_label_value(p->name))
-		return 0;
-	access_enter_key(a, "metadata");
+		return;
 	if (n > 63)
-		return access_fail_at(a, "name", "pod name \"%s\" has %zu "
-		    "characters, but a peer label value holds at most 63",
-		    p->name, n);
-	return access_fail_at(a, "name", "pod name \"%s\" is not a valid "
-	    "label value", p->name);
+		snprintf(why, sizeof why, "its name has %zu characters, but a "
+		    "peer label value holds at most 63", n);
+	else
+		snprintf(why, sizeof why, "its name is not a valid label "
+		    "value");
+	access_enter_key(a, "metadata");
+	access_enter_key(a, "name");
+	access_warn(a, "pod \"%s\" left out of the plan: %s", p->name, why);
+	access_leave(a);
+	access_leave(a);
+	p->refused = 1;
+	add_problem(w, "pod-name-not-a-label-value", json_pack("{s:s,s:s,s:s}",
+	    "pod", p->name, "why", why, "source", "section 4.1"));
 }
 
 static int
@@ -236,8 +250,9 @@ read_pod(struct access *a, const json_t *item, size_t i, void *ctx)
 			return -1;
 		access_leave(a);
 	}
-	if (read_status(a, item, p) < 0 || check_name(a, p) < 0)
+	if (read_status(a, item, p) < 0)
 		return -1;
+	refuse_bad_name(a, r->w, p);
 	r->w->npods = i + 1;
 	return 0;
 }

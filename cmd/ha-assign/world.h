@@ -38,6 +38,7 @@ struct pod {
 	long index;			/* apps.kubernetes.io/pod-index or -1 */
 	size_t item;			/* position in the input, for messages */
 	int ready, gone, failed, selected;
+	int refused;			/* name not a label value: left out */
 	enum role role;			/* current role, from state_label */
 	/* wanted */
 	enum role want;

@@ -37,7 +37,7 @@
 #include "jtext.h"
 
 enum docsession_memory {
-	DOCSESSION_MALLOC,	/* values are malloc's, freed as jansson frees them */
+	DOCSESSION_MALLOC,	/* malloc's values, freed as jansson frees them */
 	DOCSESSION_ARENA	/* values come from the arena */
 };
 
@@ -81,7 +81,7 @@ struct docsession_scope {
 void docsession_enter(struct docsession_scope *scope);
 /* docsession_leave: drop v, made in the scope, and all else made in it. */
 void docsession_leave(struct docsession_scope *scope, json_t *v);
-/* docsession_scoped: whether a scope is open (jshare keeps no value made in one). */
+/* docsession_scoped: whether a scope is open (jshare shares none made there). */
 int docsession_scoped(void);
 
 #endif

@@ -40,12 +40,13 @@ int
 stage_main(const struct stage *stage, void *options, struct stage_input *in,
     int argc, char **argv)
 {
+	enum docsession_memory memory = stage->kind == STAGE_PIPELINE ?
+	    DOCSESSION_ARENA : DOCSESSION_MALLOC;
 	struct docsession session;
 	int status;
 
 	cli_init(argv);
-	docsession_open(&session, stage->kind == STAGE_PIPELINE ? DOCSESSION_ARENA :
-	    DOCSESSION_MALLOC);
+	docsession_open(&session, memory);
 	argp_parse(stage->argp, argc, argv, 0, NULL, options);
 	status = in != NULL && !in->none ? read_and_run(stage, options, in) :
 	    stage->run(options, NULL);

@@ -81,7 +81,7 @@ struct docsession_scope {
 void docsession_enter(struct docsession_scope *scope);
 /* docsession_leave: drop v, made in the scope, and all else made in it. */
 void docsession_leave(struct docsession_scope *scope, json_t *v);
-/* docsession_scoped: whether a scope is open (jshare shares none made there). */
+/* docsession_scoped: whether a scope is open (jshare shares none in one). */
 int docsession_scoped(void);
 
 #endif

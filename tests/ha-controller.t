@@ -311,9 +311,11 @@ def watch_steps(api, scratch, ctl):
     holder = lease.get("spec", {}).get("holderIdentity")
     other = "ctrl-b" if holder == "ctrl-a" else "ctrl-a"
     made = mutations(api, ctl)
-    ok(holder in ctl and made and all(e["caller"] == holder for e in made),
-       "watch: one controller (the Lease's holder) made every change",
-       json.dumps(made))
+    if not ok(holder in ctl and made and all(e["caller"] == holder
+                                              for e in made),
+              "watch: one controller (the Lease's holder) made every "
+              "change", json.dumps(made)):
+        return
     errpath = os.path.join(scratch, other + ".err")
     ok(wait_for(lambda: "held by %s: waiting" % holder in open(
         errpath, encoding="utf-8").read(), 10), "watch: the other waits",

@@ -39,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True    # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tap import Tap  # noqa: E402
 import time

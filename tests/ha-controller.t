@@ -286,7 +286,8 @@ def start_controller(api, who, scratch):
         [APPLY, "--watch", "--identity", who, "--lease-seconds",
          str(LEASE_SECONDS), "--resync", "600", "--metrics",
          os.path.join(scratch, who + ".prom"), "--", "-l", "app=db"],
-        env=api.env(who, "ha"), stdout=subprocess.DEVNULL, stderr=out)
+        env=dict(api.env(who, "ha"), TMPDIR=scratch),   # killed: its
+        stdout=subprocess.DEVNULL, stderr=out)          # files stay here
 
 
 def watch(api, scratch):

@@ -30,24 +30,17 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True    # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap import Tap  # noqa: E402
+
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.environ.get("UPKIT_BIN", os.path.join(TOP, "build", "bin"))
 HA = os.path.join(BIN, "ha-assign")
 SIM = os.path.join(TOP, "tests", "ha-kubectl-sim")
 APPLY = os.environ.get("HA_APPLY", os.path.join(TOP, "scripts", "ha-apply"))
-n_test = 0
-failed = 0
-
-
-def ok(cond, msg, detail=""):
-    global n_test, failed
-    n_test += 1
-    print("%s %d - %s" % ("ok" if cond else "not ok", n_test, msg))
-    if not cond:
-        failed += 1
-        for line in str(detail).splitlines()[-30:]:
-            print("#   " + line)
-    return cond
+TAP = Tap()
+ok = TAP.ok
 
 
 def pod(i, node, ready, role, peer):
@@ -206,13 +199,12 @@ def main():
         print("1..0 # SKIP ha-assign is not built")
         return 0
     dirs = [moved(), churn(), drain()]
-    print("1..%d" % n_test)
-    if not failed:
+    if not TAP.failed:
         for d in dirs:
             shutil.rmtree(d)
     else:
         print("# scratch files kept in " + " ".join(dirs))
-    return 1 if failed else 0
+    return TAP.done()
 
 
 if __name__ == "__main__":

@@ -76,10 +76,12 @@ stop_all() {
 }
 trap 'stop_all; tap_cleanup' EXIT
 
-# The recorder: rec LOG HOST ACTION [STATUS [SECONDS]].
+# The recorder: rec LOG HOST ACTION [STATUS [SECONDS]]; a reboot also
+# draws HOST a new boot ID, in LOG.HOST.boot (osu-worker --boot-id-file).
 cat >"$T/rec" <<'SH'
 #!/bin/sh
 echo "$2 $3" >>"$1"
+if [ "$3" = reboot ]; then date +%s.%N >"$1.$2.boot"; fi
 if [ -n "${5:-}" ]; then sleep "$5"; fi
 exit "${4:-0}"
 SH
@@ -136,12 +138,14 @@ commands:
   upgrade: ["$T/rec", "$S/log", $1, upgrade, "${2:-0}", "${3:-}"]
   reboot: ["$T/rec", "$S/log", $1, reboot]
 EOF
+	[ -f "$S/log.$1.boot" ] || echo boot-1 >"$S/log.$1.boot"
 	(
 		n=0
 		while [ ! -f "$S/stop" ] && [ "$n" -lt 5 ]; do
 			echo start >>"$S/$1.starts"
 			# shellcheck disable=SC2086
-			timeout 80 osu-worker -s "$url" -w 1000 -W 2000 ${4:-} "$S/$1.yaml" \
+			timeout 80 osu-worker -s "$url" -w 1000 -W 2000 ${4:-} \
+			    --boot-id-file "$S/log.$1.boot" "$S/$1.yaml" \
 			    2>>"$S/$1.err" &
 			echo $! >"$S/$1.pid"
 			wait $! || true

@@ -93,11 +93,15 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* names: the consumer and subjects of host, and its state, as JSON. */
+/*
+ * print_check: the consumer and subjects of host, whether its upgrade
+ * may reboot it, its boot ID now (null when unreadable, said), and its
+ * state, as JSON.
+ */
 static int
 print_check(const struct worker *w)
 {
-	char tok[256], buf[320];
+	char tok[256], buf[320], *boot;
 	json_t *o = json_object();
 	int status;
 
@@ -111,6 +115,12 @@ print_check(const struct worker *w)
 	json_object_set_new(o, "replies-subject", json_string(buf));
 	bus_subject(buf, sizeof buf, "versions", w->cfg.host);
 	json_object_set_new(o, "versions-subject", json_string(buf));
+	json_object_set_new(o, "upgrade-reboots",
+	    json_boolean(w->cfg.upgrade_reboots));
+	boot = boot_id_read(w->boot_id_file);
+	json_object_set_new(o, "boot-id", boot != NULL ? json_string(boot) :
+	    json_null());
+	free(boot);
 	json_object_set_new(o, "state", wstate_json(&w->st));
 	status = output_json(o, NULL);
 	json_decref(o);

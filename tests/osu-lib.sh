@@ -20,7 +20,16 @@ echo "$2 $3" >>"$1"
 if [ -n "${5:-}" ]; then sleep "$5"; fi
 exit "${4:-0}"
 SH
-chmod +x "$T/rec"
+# A reboot: newboot LOG HOST ACTION BOOT-FILE records, then draws the
+# host a new boot ID (osu-worker --boot-id-file BOOT-FILE) and leaves
+# the worker running, as a reboot command that returns before the
+# host goes down does.
+cat >"$T/newboot" <<'SH'
+#!/bin/sh
+echo "$2 $3" >>"$1"
+python3 -c 'import uuid; print(uuid.uuid4())' >"$4.new" && mv "$4.new" "$4"
+SH
+chmod +x "$T/rec" "$T/newboot"
 
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -34,6 +43,7 @@ start_server() {
 	: >"$S/log"
 	port=$(free_port)
 	mport=$(free_port)
+	# shellcheck disable=SC2034 # the tests that source this read url
 	url="nats://127.0.0.1:$port"
 	timeout 90 nats-server -js -a 127.0.0.1 -p "$port" -m "$mport" \
 	    -sd "$S/js" -l "$S/nats.log" &

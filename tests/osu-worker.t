@@ -30,14 +30,8 @@ stop_all() {
 }
 trap 'stop_all; tap_cleanup' EXIT
 
-# Commands as the host would see them:
-# newboot LOG HOST ACTION BOOT-FILE: record, then a new boot ID (the
-# host rebooted under the worker, which is left running);
-cat >"$T/newboot" <<'SH'
-#!/bin/sh
-echo "$2 $3" >>"$1"
-python3 -c 'import uuid; print(uuid.uuid4())' >"$4.new" && mv "$4.new" "$4"
-SH
+# Commands as the host would see them, besides rec and newboot
+# (tests/osu-lib.sh):
 # selfboot LOG HOST ACTION BOOT-FILE: the same, and the shutdown stops
 # the worker (SIGTERM) and the command with it;
 { cat "$T/newboot"; echo 'kill -TERM "$PPID"; exit 143'; } >"$T/selfboot"
@@ -55,7 +49,7 @@ cat >"$T/killed" <<'SH'
 echo "$2 $3" >>"$1"
 kill -KILL $$
 SH
-chmod +x "$T/newboot" "$T/selfboot" "$T/noisy" "$T/killed"
+chmod +x "$T/selfboot" "$T/noisy" "$T/killed"
 
 # cmd PROGRAM HOST ACTION [ARG...]: a command as a YAML flow array.
 cmd() {
@@ -111,8 +105,33 @@ EOF
 run_ended() {
 	set +e
 	wait "$run_pid"
+	# shellcheck disable=SC2034 # st is read by the eval in check
 	st=$?
 	set -e
+}
+
+# run_restarting [CRASH]: workers h01 and h02 and the run; h02's worker
+# exits once (after a reboot, or killed by SIGKILL mid-upgrade with
+# CRASH) and is started once more, as the host's boot would.
+run_restarting() {
+	worker h01; worker h02
+	run_behind
+	if [ -n "${1:-}" ]; then
+		wait_log "h02 upgrade" 400
+		kill -9 "$(pgrep -P "$(cat "$S/h02.pid")")"
+	fi
+	worker_exited h02
+	worker h02
+	run_ended
+}
+
+# self_reboot_config CHECK-STATUS: h02's upgrade reboots the host, and
+# upgrade-check exits CHECK-STATUS.
+self_reboot_config() {
+	config h01
+	config h02 "" "$(cmd selfboot h02 upgrade "$S/h02.boot")" "" \
+	    "  upgrade-check: $(cmd rec h02 check "$1")
+upgrade-reboots: true"
 }
 
 check() {
@@ -129,11 +148,7 @@ no_watchdog() { ! grep -q "never received" "$S/$1.err"; }
 start_server reboot
 config h01
 config h02 "" "$(cmd rec h02 upgrade 10)" "$(cmd newboot h02 reboot "$S/h02.boot")"
-worker h01; worker h02
-run_behind
-worker_exited h02
-worker h02
-run_ended
+run_restarting
 check '[ "$st" = 0 ] && [ "$(result)" = completed ] &&
     [ "$(hosts)" = "[\"upgraded\",\"upgraded\"]" ] && [ "$(count "h02 reboot")" = 1 ]' \
     "reboot: the run completes, h02 rebooted once"
@@ -146,11 +161,7 @@ stop_all
 start_server noreboot
 config h01
 config h02 "" "$(cmd rec h02 upgrade 10)"
-worker h01; worker h02
-run_behind
-worker_exited h02
-worker h02
-run_ended
+run_restarting
 check '[ "$st" = 1 ] && [ "$(result)" = failed ] && [ "$(info failed-host)" = h02 ] &&
     [ "$(info error)" = "reboot command did not reboot the host: its boot ID is still boot-1" ]' \
     "reboot that did nothing: the run fails, saying the boot ID did not change"
@@ -162,13 +173,7 @@ stop_all
 start_server crash
 config h01
 config h02 "" "$(cmd rec h02 upgrade 0 3)"
-worker h01; worker h02
-run_behind
-wait_log "h02 upgrade" 400
-kill -9 "$(pgrep -P "$(cat "$S/h02.pid")")"
-worker_exited h02
-worker h02
-run_ended
+run_restarting crash
 check '[ "$st" = 1 ] && [ "$(result)" = failed ] && [ "$(count "h02 upgrade")" = 1 ] &&
     info error | grep -q "^upgrade interrupted (the worker stopped while it ran); not run again$"' \
     "crash: the upgrade is answered interrupted, and ran once"
@@ -180,15 +185,8 @@ stop_all
 # shutdown stops the worker while the upgrade runs; started again with
 # a new boot ID, it runs upgrade-check and answers done.
 start_server self-reboot
-config h01
-config h02 "" "$(cmd selfboot h02 upgrade "$S/h02.boot")" "" \
-    "  upgrade-check: $(cmd rec h02 check)
-upgrade-reboots: true"
-worker h01; worker h02
-run_behind
-worker_exited h02
-worker h02
-run_ended
+self_reboot_config 0
+run_restarting
 check '[ "$st" = 0 ] && [ "$(result)" = completed ] &&
     [ "$(hosts)" = "[\"upgraded\",\"upgraded\"]" ]' \
     "upgrade that reboots: the run completes"
@@ -200,15 +198,8 @@ stop_all
 # 5. The same with a check that fails: the upgrade is answered failed,
 # with the check's status.
 start_server self-reboot-check
-config h01
-config h02 "" "$(cmd selfboot h02 upgrade "$S/h02.boot")" "" \
-    "  upgrade-check: $(cmd rec h02 check 4)
-upgrade-reboots: true"
-worker h01; worker h02
-run_behind
-worker_exited h02
-worker h02
-run_ended
+self_reboot_config 4
+run_restarting
 check '[ "$st" = 1 ] && [ "$(info failed-host)" = h02 ] &&
     [ "$(info error)" = "upgrade-check command failed with exit status 4, with nothing on stderr" ]' \
     "upgrade that reboots, check failing: the run fails with the check's status"

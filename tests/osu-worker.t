@@ -43,13 +43,21 @@ echo "$2 $3" >>"$1"
 python3 -c 'import sys; sys.stderr.write("x" * 1000 + "\nE: dpkg was interrupted\a\tagain\n")'
 exit 3
 SH
-# killed LOG HOST ACTION: killed by SIGKILL.
+# killed LOG HOST ACTION: killed by SIGKILL;
 cat >"$T/killed" <<'SH'
 #!/bin/sh
 echo "$2 $3" >>"$1"
 kill -KILL $$
 SH
-chmod +x "$T/selfboot" "$T/noisy" "$T/killed"
+# daemon LOG HOST ACTION: starts a daemon that keeps its stderr open for
+# 30 s (its pid in LOG.daemon.pid), and exits 0.
+cat >"$T/daemon" <<'SH'
+#!/bin/sh
+echo "$2 $3" >>"$1"
+sleep 30 &
+echo $! >"$1.daemon.pid"
+SH
+chmod +x "$T/selfboot" "$T/noisy" "$T/killed" "$T/daemon"
 
 # cmd PROGRAM HOST ACTION [ARG...]: a command as a YAML flow array.
 cmd() {
@@ -230,5 +238,19 @@ run_ended
 check '[ "$st" = 1 ] && [ "$(info failed-host)" = h01 ] &&
     [ "$(info error)" = "prepare command was killed by signal 9 (Killed), with nothing on stderr" ]' \
     "command killed: the error names the signal"
+stop_all
+
+# 8. A command that leaves a daemon holding its stderr open: the worker
+# answers when the command exits, not when the daemon does.
+start_server leaves-a-daemon
+config h01 "$(cmd daemon h01 prepare)"
+config h02
+t0=$(date +%s)
+worker h01; worker h02
+run_behind
+run_ended
+check '[ "$st" = 0 ] && [ "$(result)" = completed ] && [ $(($(date +%s) - t0)) -lt 15 ]' \
+    "daemon left by a command: the run completes in $(($(date +%s) - t0)) s, not after it"
+kill "$(cat "$S/log.daemon.pid")" 2>/dev/null || true
 stop_all
 done_testing

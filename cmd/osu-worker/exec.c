@@ -4,10 +4,11 @@
  * command's standard output is captured; the other commands' goes to
  * standard error, the worker's log, and so does their standard error,
  * read through a pipe whose last OUTCOME_TAIL bytes the outcome keeps
- * for the reply (outcome.c).
+ * for the reply (outcome.c), until the command exits.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -17,6 +18,9 @@
 #include "spawn.h"
 #include "worker.h"
 #include "xalloc.h"
+
+/* How long the relay waits for stderr before it looks at the command. */
+#define POLL_MS 200
 
 /* read_all: fd to EOF into a NUL-terminated buffer. */
 static char *
@@ -62,22 +66,50 @@ keep_tail(struct outcome *o, const char *p, size_t n)
 	o->tail_len += n;
 }
 
-/* relay_stderr: fd to EOF onto the worker's stderr, its tail kept. */
-static void
-relay_stderr(int fd, struct outcome *o)
+/*
+ * relay: what fd holds now onto the worker's stderr, its tail kept;
+ * 1 at the end of the stream, else 0.
+ */
+static int
+relay(int fd, struct outcome *o)
 {
 	char buf[4096];
-	ssize_t n;
+	ssize_t n = read(fd, buf, sizeof buf);
 
-	for (;;) {
-		n = read(fd, buf, sizeof buf);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		diag_relay(buf, (size_t)n);
-		keep_tail(o, buf, (size_t)n);
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : 1;
+	if (n == 0)
+		return 1;
+	diag_relay(buf, (size_t)n);
+	keep_tail(o, buf, (size_t)n);
+	return 0;
+}
+
+/*
+ * relay_until_exit: fd onto the worker's stderr until pid exits, its
+ * wait status in *ws (0, or -1 when it cannot be waited for).  The
+ * pipe is read while the command runs and drained when it has exited,
+ * but not waited on: a daemon the command started may hold its end
+ * open for ever.
+ */
+static int
+relay_until_exit(int fd, pid_t pid, struct outcome *o, int *ws)
+{
+	struct pollfd p = { fd, POLLIN, 0 };
+	int open = 1, done = 0;
+	pid_t r;
+
+	while (!done) {
+		r = waitpid(pid, ws, WNOHANG);
+		if (r < 0 && errno != EINTR)
+			return -1;
+		done = r == pid;
+		while (open && poll(&p, 1, done ? 0 : POLL_MS) > 0)
+			open = !relay(fd, o);
+		if (!open && !done && waitpid(pid, ws, 0) == pid)
+			done = 1;
 	}
+	return 0;
 }
 
 /* cloexec_pipe: a pipe whose ends close on exec; 0 or -1. */
@@ -137,7 +169,7 @@ void
 run_command(char **argv, struct outcome *o)
 {
 	struct spawn_how how = SPAWN_INHERITED;
-	int pipefd[2], ws;
+	int pipefd[2], ws = 0, r;
 	pid_t pid;
 
 	memset(o, 0, sizeof *o);
@@ -151,16 +183,13 @@ run_command(char **argv, struct outcome *o)
 	how.err = pipefd[1];
 	pid = start(argv, &how);
 	close(pipefd[1]);
-	if (pid > 0)
-		relay_stderr(pipefd[0], o);
+	r = pid < 0 ? -1 : relay_until_exit(pipefd[0], pid, o, &ws);
 	close(pipefd[0]);
-	if (pid < 0)
-		return;
-	while (waitpid(pid, &ws, 0) < 0)
-		if (errno != EINTR) {
+	if (r < 0) {
+		if (pid > 0)
 			diag_error(NULL, "%s: %s", argv[0], strerror(errno));
-			return;
-		}
+		return;
+	}
 	o->status = spawn_status(ws);
 	o->signal = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
 }

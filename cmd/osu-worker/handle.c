@@ -64,7 +64,7 @@ skip(struct worker *w, struct bus_msg *m)
 	return bus_ack(m);
 }
 
-/* reply_failed: reply to action that its what command failed as o. */
+/* reply_failed: answer action with how its command what failed (o). */
 static int
 reply_failed(struct worker *w, struct bus_msg *m, const char *action,
     const char *what, const struct outcome *o)

@@ -38,15 +38,9 @@ if [ -z "${UPKIT_OSU_ATTEMPT:-}" ]; then
 fi
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/osu-lib.sh
+. "$(dirname "$0")/osu-lib.sh"
 
-if ! command -v nats-server >/dev/null 2>&1 ||
-    ! command -v python3 >/dev/null 2>&1; then
-	echo "1..0 # SKIP nats-server or python3 is not installed (scripts/install-deps check)"
-	exit 0
-fi
-
-S=""
-srv_pid=""
 sup_pids=""
 proxy_pid=""
 # stop_workers: their supervisors see $S/stop, the workers get SIGTERM.
@@ -68,26 +62,9 @@ stop_all() {
 		wait "$proxy_pid" 2>/dev/null || true
 	fi
 	proxy_pid=""
-	if [ -n "$srv_pid" ]; then
-		kill "$srv_pid" 2>/dev/null || true
-		wait "$srv_pid" 2>/dev/null || true
-	fi
-	srv_pid=""
+	stop_server
 }
 trap 'stop_all; tap_cleanup' EXIT
-
-# The recorder: rec LOG HOST ACTION [STATUS [SECONDS]].
-cat >"$T/rec" <<'SH'
-#!/bin/sh
-echo "$2 $3" >>"$1"
-if [ -n "${5:-}" ]; then sleep "$5"; fi
-exit "${4:-0}"
-SH
-chmod +x "$T/rec"
-
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 
 # server_state: what the live server holds, from its monitoring port:
 # every consumer's deliveries, acks and waiting pulls, and every
@@ -105,25 +82,6 @@ for path in ("/jsz?consumers=true", "/connz?subs=detail"):
 PY
 }
 
-# start_server NAME: a fresh scenario directory $S and a server at $url.
-start_server() {
-	S="$T/$1"
-	mkdir -p "$S"
-	: >"$S/log"
-	port=$(free_port)
-	mport=$(free_port)
-	url="nats://127.0.0.1:$port"
-	timeout 90 nats-server -js -a 127.0.0.1 -p "$port" -m "$mport" \
-	    -sd "$S/js" -l "$S/nats.log" &
-	srv_pid=$!
-	i=0
-	until grep -q "Server is ready" "$S/nats.log" 2>/dev/null; do
-		i=$((i + 1))
-		if [ "$i" -gt 100 ]; then echo "# nats-server did not start"; return 1; fi
-		sleep 0.05
-	done
-}
-
 # worker HOST [UPGRADE-STATUS [UPGRADE-SECONDS [OPTION]]]: a supervised
 # worker with a 2 s watchdog, started again 0.2 s after it exits (after
 # a reboot, a kill or its watchdog), at most 5 times.
@@ -134,14 +92,16 @@ state-file: $S/$1.state
 commands:
   prepare: ["$T/rec", "$S/log", $1, prepare]
   upgrade: ["$T/rec", "$S/log", $1, upgrade, "${2:-0}", "${3:-}"]
-  reboot: ["$T/rec", "$S/log", $1, reboot]
+  reboot: ["$T/newboot", "$S/log", $1, reboot, "$S/$1.boot"]
 EOF
+	[ -f "$S/$1.boot" ] || echo boot-1 >"$S/$1.boot"
 	(
 		n=0
 		while [ ! -f "$S/stop" ] && [ "$n" -lt 5 ]; do
 			echo start >>"$S/$1.starts"
 			# shellcheck disable=SC2086
-			timeout 80 osu-worker -s "$url" -w 1000 -W 2000 ${4:-} "$S/$1.yaml" \
+			timeout 80 osu-worker -s "$url" -w 1000 -W 2000 ${4:-} \
+			    --boot-id-file "$S/$1.boot" "$S/$1.yaml" \
 			    2>>"$S/$1.err" &
 			echo $! >"$S/$1.pid"
 			wait $! || true
@@ -159,15 +119,6 @@ EOF
 run_behind() {
 	timeout 70 osu-run -1 -S -s "$url" "$S/state.json" >"$S/run.out" 2>"$S/run.err" &
 	run_pid=$!
-}
-
-# wait_log LINE TRIES: until the recorders logged LINE, 0.05 s a try.
-wait_log() {
-	i=0
-	until grep -q "$1" "$S/log" || [ "$i" -gt "$2" ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
 }
 
 # start_proxy: tests/nats-deaf-proxy before the server, at $proxy_url;
@@ -222,10 +173,6 @@ drive() {
 	set -e
 }
 
-result() { jq -r '.os_upgrade."last-upgrade-info".result' "$S/state.json"; }
-info() { jq -r ".os_upgrade.\"last-upgrade-info\".\"$1\"" "$S/state.json"; }
-hosts() { jq -c '[.os_upgrade."last-upgrade-info".hosts[].status]' "$S/state.json"; }
-count() { grep -c "^$1\$" "$S/log" || true; }
 check() {
 	if eval "$1"; then pass "$2"; else fail "$2"; diag "$S/log" "$S/run.out" "$S/run.err" "$S"/*.err; jq -c '.os_upgrade."last-upgrade-info"' "$S/state.json" | diag; server_state | diag; if [ -s "$S/stalled" ]; then diag "$S/stalled"; fi; fi
 }

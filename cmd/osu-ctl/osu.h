@@ -106,6 +106,16 @@ int replies_load(struct access *a, const json_t *doc, struct replies *out);
 void replies_apply(struct run *r, const struct replies *rs);
 
 /*
+ * state_consistent: refuse (-1, said) a section no step leaves: two
+ * hosts of the run upgrading at once, a run host not in
+ * scheduled-workers, a failed host or run with no error, a
+ * last-upgrade-info that started after now; warn when now is before
+ * the run's start (the clock went backwards).
+ */
+int state_consistent(struct access *a, const json_t *sec,
+    const struct run *r, int64_t now);
+
+/*
  * step: the whole step on section sec (changed in place) at time now:
  * start a run when due, apply the replies, then advance or end it.
  */

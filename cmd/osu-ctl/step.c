@@ -108,6 +108,10 @@ finish(struct ctx *c, struct run *r, const char *result)
 	info = json_pack("{s:o, s:o, s:s}", "start-time", stamp(r->start),
 	    "end-time", stamp(c->now), "result", result);
 	json_object_set_new(info, "trigger", json_string(r->trigger));
+	if (c->now < r->start)
+		json_object_set_new(info, "warning", json_string("the clock "
+		    "went backwards during the run: its end-time is before "
+		    "its start-time"));
 	if (error != NULL) {
 		json_object_set_new(info, "failed-host", json_string(host));
 		json_object_set_new(info, "error", json_string(error));
@@ -257,7 +261,8 @@ step(struct access *a, json_t *sec, const struct replies *rs, int64_t now)
 	struct run r = { 0 };
 	int rc = -1;
 
-	if (load_config(&c) < 0 || run_load(a, sec, &r) < 0)
+	if (load_config(&c) < 0 || run_load(a, sec, &r) < 0 ||
+	    state_consistent(a, sec, &r, now) < 0)
 		goto out;
 	c.cmds = json_array();
 	if (r.active) {

@@ -8,6 +8,8 @@
  *	  upgrade: [/usr/local/sbin/os-upgrade]
  *	  reboot: [systemctl, reboot]
  *	  versions: [/usr/local/sbin/os-versions]	optional
+ *	  upgrade-check: [/usr/local/sbin/os-upgraded]	optional
+ *	upgrade-reboots: false		optional: the upgrade may reboot
  *
  * Commands are argv arrays, never shell strings.
  */
@@ -54,7 +56,7 @@ static int
 load_commands(struct access *a, const json_t *doc, struct config *c)
 {
 	static const char *const keys[] = { "prepare", "upgrade", "reboot",
-		"versions", NULL };
+		"versions", "upgrade-check", NULL };
 	json_t *cmds;
 	int r;
 
@@ -65,7 +67,9 @@ load_commands(struct access *a, const json_t *doc, struct config *c)
 	    get_argv(a, cmds, "prepare", ACC_REQUIRED, &c->prepare) < 0 ||
 	    get_argv(a, cmds, "upgrade", ACC_REQUIRED, &c->upgrade) < 0 ||
 	    get_argv(a, cmds, "reboot", ACC_REQUIRED, &c->reboot) < 0 ||
-	    get_argv(a, cmds, "versions", ACC_OPTIONAL, &c->versions) < 0;
+	    get_argv(a, cmds, "versions", ACC_OPTIONAL, &c->versions) < 0 ||
+	    get_argv(a, cmds, "upgrade-check", ACC_OPTIONAL,
+	    &c->upgrade_check) < 0;
 	access_leave(a);
 	return r ? -1 : 0;
 }
@@ -74,7 +78,7 @@ int
 config_load(const char *file, json_t *doc, struct config *c)
 {
 	static const char *const keys[] = { "host", "state-file", "commands",
-		NULL };
+		"upgrade-reboots", NULL };
 	struct access a;
 	int r;
 
@@ -82,7 +86,9 @@ config_load(const char *file, json_t *doc, struct config *c)
 	r = acc_as_object(&a, doc) < 0 || acc_check_keys(&a, doc, keys) < 0 ||
 	    acc_get_string(&a, doc, "host", ACC_OPTIONAL, &c->host) < 0 ||
 	    acc_get_string(&a, doc, "state-file", ACC_REQUIRED,
-	    &c->state_file) < 0 || load_commands(&a, doc, c) < 0;
+	    &c->state_file) < 0 || acc_get_bool(&a, doc, "upgrade-reboots",
+	    ACC_OPTIONAL, &c->upgrade_reboots) < 0 ||
+	    load_commands(&a, doc, c) < 0;
 	if (!r && c->host != NULL && c->host[0] == '\0')
 		r = access_fail_at(&a, "host", "empty host name");
 	access_free(&a);
@@ -96,4 +102,5 @@ config_free(struct config *c)
 	free(c->upgrade);
 	free(c->reboot);
 	free(c->versions);
+	free(c->upgrade_check);
 }

@@ -22,6 +22,7 @@
 struct options {
 	struct bus_options bus;	/* -s, and the document operand */
 	const char *host;
+	const char *boot_id_file;
 	long ack_wait;		/* milliseconds */
 	long watchdog;		/* milliseconds of silence; 0: none */
 	int replay;
@@ -36,7 +37,13 @@ static const char usage_doc[] =
     "71 out of memory, 74 I/O error, 75 deaf to held commands (-W): "
     "start it again.";
 
+#define OPT_BOOT_ID_FILE 0x100
+#define BOOT_ID_FILE "/proc/sys/kernel/random/boot_id"
+
 static const struct argp_option option_list[] = {
+	{ "boot-id-file", OPT_BOOT_ID_FILE, "FILE", 0, "Where to read the "
+	  "host's boot ID, which tells whether it rebooted (default "
+	  BOOT_ID_FILE ")", 0 },
 	{ "host", 'H', "NAME", 0, "This host's name (default: the "
 	  "configuration's host, else the system's host name)", 0 },
 	{ "ack-wait", 'w', "MS", 0, "How long the server waits for an ack "
@@ -48,7 +55,8 @@ static const struct argp_option option_list[] = {
 	  "read the topic again from its start", 0 },
 	{ "watchdog", 'W', "MS", 0, "After MS without a message, ask the "
 	  "server whether it holds commands this worker never received, and "
-	  "if so connect again (default 10000; 0: never)", 0 },
+	  "if so exit 75 (default 10000; 0: never); after a start that "
+	  "found a command in the state file, the ack wait first", 0 },
 	{ 0 }
 };
 
@@ -63,6 +71,9 @@ parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'H':
 		o->host = arg;
+		break;
+	case OPT_BOOT_ID_FILE:
+		o->boot_id_file = arg;
 		break;
 	case 'w':
 		o->ack_wait = cli_long(state, "--ack-wait", arg, 1, 86400000);
@@ -82,11 +93,15 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* names: the consumer and subjects of host, and its state, as JSON. */
+/*
+ * print_check: the consumer and subjects of host, whether its upgrade
+ * may reboot it, its boot ID now (null when unreadable, said), and its
+ * state, as JSON.
+ */
 static int
 print_check(const struct worker *w)
 {
-	char tok[256], buf[320];
+	char tok[256], buf[320], *boot;
 	json_t *o = json_object();
 	int status;
 
@@ -100,6 +115,12 @@ print_check(const struct worker *w)
 	json_object_set_new(o, "replies-subject", json_string(buf));
 	bus_subject(buf, sizeof buf, "versions", w->cfg.host);
 	json_object_set_new(o, "versions-subject", json_string(buf));
+	json_object_set_new(o, "upgrade-reboots",
+	    json_boolean(w->cfg.upgrade_reboots));
+	boot = boot_id_read(w->boot_id_file);
+	json_object_set_new(o, "boot-id", boot != NULL ? json_string(boot) :
+	    json_null());
+	free(boot);
 	json_object_set_new(o, "state", wstate_json(&w->st));
 	status = output_json(o, NULL);
 	json_decref(o);
@@ -133,6 +154,20 @@ silent(struct worker *w, const struct options *o, const char *name,
 }
 
 /*
+ * watchdog_start: the idle time the watchdog starts counting from.  A
+ * worker that finds a command in its state file may have left it
+ * delivered and unacked when it stopped (a reboot, a crash): the
+ * server holds it for the ack wait before it delivers it again, so
+ * the watchdog waits the ack wait more before it counts that command
+ * as one this worker never received.
+ */
+static long
+watchdog_start(const struct worker *w, const struct options *o)
+{
+	return w->st.seq > 0 ? -o->ack_wait : 0;
+}
+
+/*
  * serve: consume and handle commands until a signal or a reboot, or
  * until the watchdog finds the worker deaf: then it exits 75 for its
  * service manager to start it again.  A new connection and subscription
@@ -145,7 +180,7 @@ serve(struct worker *w, const struct options *o)
 	char name[320], filter[300];
 	struct bus_sub *sub;
 	struct bus_msg m;
-	long idle_ms = 0, held = 0;
+	long idle_ms = watchdog_start(w, o), held = 0;
 	int r = 0;
 
 	bus_token(filter, sizeof filter, w->cfg.host);
@@ -174,7 +209,7 @@ run(void *options, json_t *no_input)
 {
 	static char hostname[256];
 	const struct options *o = options;
-	struct worker w = { { 0 }, { 0 }, NULL, 0 };
+	struct worker w = { { 0 }, { 0 }, NULL, o->boot_id_file, 0 };
 	json_t *doc = NULL;
 	int status;
 
@@ -219,7 +254,7 @@ main(int argc, char **argv)
 		usage_doc, children, 0, 0 };
 	static const struct stage stage = { &argp, STAGE_TOOL, run };
 	struct options o = { .bus.operand = "CONFIG", .ack_wait = 30000,
-		.watchdog = 10000 };
+		.watchdog = 10000, .boot_id_file = BOOT_ID_FILE };
 
 	return stage_main(&stage, &o, NULL, argc, argv);
 }

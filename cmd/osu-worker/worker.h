@@ -33,7 +33,9 @@ extern const char *const phase_names[];
 struct config {
 	const char *host;
 	const char *state_file;
+	int upgrade_reboots;	/* the upgrade command may reboot the host */
 	char **prepare, **upgrade, **reboot, **versions;  /* NULL-ended */
+	char **upgrade_check;	/* after such a reboot; NULL: none */
 };
 
 /* config_load: the worker's configuration document (0 or -1). */
@@ -46,6 +48,7 @@ struct wstate {
 	enum phase phase;
 	json_t *reply;		/* the reply to it, once sent, or NULL */
 	json_t *versions;	/* the versions last published, or NULL */
+	char *boot_id;		/* the host's boot as the command began */
 };
 
 /* wstate_load: the file, or a fresh state if it does not exist. */
@@ -63,10 +66,36 @@ json_t *wstate_json(const struct wstate *w);
  */
 int run_argv(char **argv, char **out);
 
+/* How a command ended, and the end of its standard error. */
+#define OUTCOME_TAIL 400
+struct outcome {
+	int status;		/* run_argv's; -1: it did not start */
+	int signal;		/* the signal that killed it, or 0 */
+	char tail[OUTCOME_TAIL];
+	size_t tail_len;
+	int cut;		/* stderr was longer than the tail */
+};
+
+/*
+ * run_command: run argv (no shell), stdin from /dev/null, stdout and
+ * stderr to the worker's stderr; how it ended into *o.
+ */
+void run_command(char **argv, struct outcome *o);
+/* outcome_error: the reply to a failed command, "WHAT command ...". */
+char *outcome_error(const char *what, const struct outcome *o);
+
+/*
+ * boot_id_read: the host's boot ID, the first line of file
+ * (/proc/sys/kernel/random/boot_id), new on every boot; NULL, said,
+ * when it cannot be read.
+ */
+char *boot_id_read(const char *file);
+
 struct worker {
 	struct config cfg;
 	struct wstate st;
 	struct bus *bus;
+	const char *boot_id_file;
 	int stop;		/* 1: a reboot was started, exit */
 };
 

@@ -3,17 +3,21 @@
  *
  *	{"seq": 42, "phase": "upgraded",
  *	 "reply": {"action": "upgrade", "result": "done"},
- *	 "versions": {"linux-image-amd64": "6.1.76-1"}}
+ *	 "versions": {"linux-image-amd64": "6.1.76-1"},
+ *	 "boot-id": "0e6b1a47-3f7b-4a47-9a3c-6c2f1b0d8e55"}
  *
  * seq is the stream sequence of the last command acted on, phase where
  * its execution got to, reply the reply sent for it (so that a reply
- * lost in a crash is sent again), versions the last ones published.  A
+ * lost in a crash is sent again), versions the last ones published, boot-id the host's boot ID when an
+ * upgrade or a reboot began (to tell, when it comes back, whether the
+ * host rebooted).  A
  * new version is written to FILE.tmp, synced, and renamed over FILE, so
  * a crash leaves the old state or the new one, never half of one.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,6 +26,7 @@
 #include "durable.h"
 #include "load.h"
 #include "worker.h"
+#include "xalloc.h"
 
 const char *const phase_names[] = { "idle", "preparing", "prepared",
 	"upgrading", "upgraded", "reboot-requested", "rebooting", NULL };
@@ -30,9 +35,10 @@ static int
 parse(const char *file, json_t *doc, struct wstate *w)
 {
 	static const char *const keys[] = { "seq", "phase", "reply",
-		"versions", NULL };
+		"versions", "boot-id", NULL };
 	struct access a;
 	json_t *v;
+	const char *boot = NULL;
 	int ph = 0, r;
 
 	access_init(&a, file);
@@ -41,13 +47,15 @@ parse(const char *file, json_t *doc, struct wstate *w)
 	    &w->seq) < 0 || acc_get_enum(&a, doc, "phase", ACC_REQUIRED,
 	    phase_names, &ph) < 0 ||
 	    acc_get_object(&a, doc, "reply", ACC_OPTIONAL, &v) < 0 ||
-	    acc_get_object(&a, doc, "versions", ACC_OPTIONAL, &v) < 0;
+	    acc_get_object(&a, doc, "versions", ACC_OPTIONAL, &v) < 0 ||
+	    acc_get_string(&a, doc, "boot-id", ACC_OPTIONAL, &boot) < 0;
 	access_free(&a);
 	if (r)
 		return -1;
 	w->phase = (enum phase)ph;
 	w->reply = json_incref(json_object_get(doc, "reply"));
 	w->versions = json_incref(json_object_get(doc, "versions"));
+	w->boot_id = boot != NULL ? xstrdup(boot) : NULL;
 	return 0;
 }
 
@@ -77,6 +85,8 @@ wstate_json(const struct wstate *w)
 		json_object_set(o, "reply", w->reply);
 	if (w->versions != NULL)
 		json_object_set(o, "versions", w->versions);
+	if (w->boot_id != NULL)
+		json_object_set_new(o, "boot-id", json_string(w->boot_id));
 	return o;
 }
 
@@ -108,4 +118,6 @@ wstate_free(struct wstate *w)
 	json_decref(w->reply);
 	json_decref(w->versions);
 	w->reply = w->versions = NULL;
+	free(w->boot_id);
+	w->boot_id = NULL;
 }

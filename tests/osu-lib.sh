@@ -6,8 +6,8 @@
 # [SECONDS]" is a worker command that appends "HOST ACTION" to LOG.
 
 if ! command -v nats-server >/dev/null 2>&1 ||
-    ! command -v python3 >/dev/null 2>&1 || ! command -v jq >/dev/null 2>&1; then
-	echo "1..0 # SKIP nats-server, python3 or jq is not installed (scripts/install-deps check)"
+    ! command -v python3 >/dev/null 2>&1 || ! command -v jq >/dev/null 2>&1 || ! command -v curl >/dev/null 2>&1; then
+	echo "1..0 # SKIP nats-server, python3, jq or curl is not installed (scripts/install-deps check)"
 	exit 0
 fi
 
@@ -22,11 +22,14 @@ free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# bus_pids: the pids to stop at the end, one per line.
+# bus_stop: the processes started, the last first, so that the clients
+# stop before their servers and do not wait for them to come back.
 : >"$T/bus.pids"
 bus_stop() {
-	while read -r p; do kill "$p" 2>/dev/null || true; done <"$T/bus.pids"
-	while read -r p; do wait "$p" 2>/dev/null || true; done <"$T/bus.pids"
+	sed -n '1!G; h; $p' "$T/bus.pids" | while read -r p; do
+		kill "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
+	done
 	: >"$T/bus.pids"
 }
 
@@ -103,12 +106,7 @@ wait_for() {
 # jsz MPORT: the server's JetStream streams, with their configuration
 # and cluster, as JSON (from its monitoring port).
 jsz() {
-	python3 - "$1" <<'PY'
-import json, sys, urllib.request
-url = "http://127.0.0.1:%s/jsz?accounts=true&streams=true&config=true" % sys.argv[1]
-with urllib.request.urlopen(url, timeout=5) as r:
-    print(json.dumps(json.load(r)))
-PY
+	curl -sf --max-time 5 "http://127.0.0.1:$1/jsz?accounts=true&streams=true&config=true"
 }
 
 result_of() { jq -r '.os_upgrade."last-upgrade-info".result' "$1"; }

@@ -180,6 +180,30 @@ set_user(natsOptions *opts, const char *file)
 	return s;
 }
 
+/* set_servers: the comma-separated URLs of list. */
+#define MAX_SERVERS 16
+static natsStatus
+set_servers(natsOptions *opts, const char *list)
+{
+	const char *urls[MAX_SERVERS];
+	char *copy = xstrdup(list), *p = copy, *comma;
+	int n = 0;
+	natsStatus s;
+
+	while (n < MAX_SERVERS) {
+		if ((comma = strchr(p, ',')) != NULL)
+			*comma = '\0';
+		if (*p != '\0')
+			urls[n++] = p;
+		if (comma == NULL)
+			break;
+		p = comma + 1;
+	}
+	s = n > 0 ? natsOptions_SetServers(opts, urls, n) : NATS_INVALID_ARG;
+	free(copy);
+	return s;
+}
+
 /*
  * connect_options: the server URLs, TLS, credentials and waits of
  * conf, and inboxes under "_INBOX.who'".
@@ -195,7 +219,7 @@ connect_options(natsOptions **opts, const struct bus_conf *conf,
 	snprintf(inbox, sizeof inbox, "_INBOX.%s", tok);
 	if ((s = natsOptions_Create(opts)) != NATS_OK)
 		return s;
-	s = natsOptions_SetURL(*opts, conf->url);
+	s = set_servers(*opts, conf->url);
 	if (s == NATS_OK)
 		s = natsOptions_SetCustomInboxPrefix(*opts, inbox);
 	if (s == NATS_OK)

@@ -75,7 +75,7 @@ fi
 # 2. The lease.  The first driver waits for a worker that is not there.
 osu_state "$T/lease.json" 60s h01
 driver first "$T/lease.json"
-wait_for 'grep -q "\"status\": \"running\"" "$T/lease.json"' 100 || true
+wait_for '[ "$(jq -r .os_upgrade.status "$T/lease.json")" = running ]' 100 || true
 set +e
 timeout 30 osu-run -1 -s "$url" "$T/lease.json" 2>"$T/second.err"
 st=$?

@@ -132,12 +132,15 @@ ensure_stream(struct bus *b)
 	int r = 0;
 
 	stream_config(&cfg, b->conf);
-	if (js_GetStreamInfo(&si, b->js, BUS_STREAM, NULL, &err) == NATS_OK) {
+	s = js_GetStreamInfo(&si, b->js, BUS_STREAM, NULL, &err);
+	if (s == NATS_OK) {
 		if (b->conf->owner && differs(si->Config, &cfg))
 			r = set_limits(b, si, &cfg);
 		jsStreamInfo_Destroy(si);
 		return r;
 	}
+	if (s != NATS_NOT_FOUND)	/* no answer: a create would get none */
+		return bus_fail("cannot read the stream " BUS_STREAM, s);
 	s = js_AddStream(&si, b->js, &cfg, NULL, &err);
 	if (s == NATS_OK) {
 		jsStreamInfo_Destroy(si);
@@ -178,6 +181,23 @@ set_user(natsOptions *opts, const char *file)
 	}
 	memset(line, 0, sizeof line);
 	return s;
+}
+
+/*
+ * denied: what the server said it refused (a permission violation),
+ * which the call refused only sees as a timeout.
+ */
+static void
+denied(natsConnection *nc, natsSubscription *sub, natsStatus err,
+    void *closure)
+{
+	const char *why = NULL;
+
+	(void)sub;
+	(void)closure;
+	if (natsConnection_GetLastError(nc, &why) == NATS_OK || why == NULL)
+		why = natsStatus_GetText(err);
+	diag_warn(NULL, NULL, "the server refused: %s", why);
 }
 
 /* set_servers: the comma-separated URLs of list. */
@@ -224,6 +244,8 @@ connect_options(natsOptions **opts, const struct bus_conf *conf,
 		s = natsOptions_SetCustomInboxPrefix(*opts, inbox);
 	if (s == NATS_OK)
 		s = natsOptions_SetTimeout(*opts, CONNECT_MS);
+	if (s == NATS_OK)
+		s = natsOptions_SetErrorHandler(*opts, denied, NULL);
 	if (s == NATS_OK)
 		s = natsOptions_SetReconnectWait(*opts, RECONNECT_MS);
 	if (s == NATS_OK)
@@ -359,6 +381,7 @@ create_consumer(struct bus *b, const char *name, const char *filter,
 
 	jsConsumerConfig_Init(&cc);
 	cc.Durable = name;
+	cc.Name = name;	/* for $JS.API.CONSUMER.CREATE.STREAM.NAME.FILTER */
 	cc.DeliverPolicy = first > 1 ? js_DeliverByStartSequence :
 	    js_DeliverAll;
 	cc.OptStartSeq = first > 1 ? first : 0;

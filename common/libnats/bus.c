@@ -185,7 +185,7 @@ set_user(natsOptions *opts, const char *file)
 
 /*
  * denied: what the server said it refused (a permission violation),
- * which the call refused only sees as a timeout.
+ * which the refused call itself only sees as a timeout.
  */
 static void
 denied(natsConnection *nc, natsSubscription *sub, natsStatus err,

@@ -96,28 +96,29 @@ take_over(struct bus_lease *l, kvEntry *e)
 	return 1;
 }
 
-/* refused: why the lease is not ours: 1 another holds it, 0 error. */
+/*
+ * refused: why the create failed: 1 another holds the lease (said),
+ * 0 an error (said), -1 the lease was taken over and is ours.
+ */
 static int
 refused(struct bus_lease *l, natsStatus s)
 {
 	kvEntry *e = NULL;
-	int held = 0;
+	int r = 1;
 
 	if (kvStore_Get(&e, l->kv, l->key) != NATS_OK) {
 		bus_fail("cannot take the lease", s);
 		return 0;
 	}
-	if (take_over(l, e)) {
-		kvEntry_Destroy(e);
-		return -1;
-	}
-	diag_error(NULL, "lease %s of bucket %s is held by %s: another "
-	    "osu-run drives this site; it lapses %lld s after its holder "
-	    "last renewed it", l->key, BUS_LEASE_BUCKET,
-	    kvEntry_ValueString(e), (long long)l->ttl);
-	held = 1;
+	if (take_over(l, e))
+		r = -1;
+	else
+		diag_error(NULL, "lease %s of bucket %s is held by %s: another "
+		    "osu-run drives this site; it lapses %lld s after its "
+		    "holder last renewed it", l->key, BUS_LEASE_BUCKET,
+		    kvEntry_ValueString(e), (long long)l->ttl);
 	kvEntry_Destroy(e);
-	return held;
+	return r;
 }
 
 struct bus_lease *

@@ -97,6 +97,11 @@ send(struct driver *d, const char *text, const char *start,
 		m.id = NULL;
 	else
 		snprintf(id, sizeof id, "%s/%s/%s", start, action, host);
+	/* A thousand prepares on a busy server take longer than a lease. */
+	if (bus_lease_renew(d->lease) < 0) {
+		d->lease_lost = 1;
+		return -1;
+	}
 	if (bus_publish_to(d->bus, &m, seq) < 0)
 		return -1;
 	d->published++;
@@ -196,7 +201,8 @@ loop(struct driver *d, int once)
 		d->have_last = 0;
 		sec = json_object_get(doc, "os_upgrade");
 		if (status < 0 && publish(d, sec) < 0)
-			status = EXIT_UNAVAILABLE;
+			status = d->lease_lost ? EXIT_TEMPFAIL :
+			    EXIT_UNAVAILABLE;
 		if (strcmp(json_string_value(json_object_get(sec, "status")),
 		    "running") == 0)
 			was_running = 1;

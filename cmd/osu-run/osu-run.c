@@ -276,6 +276,8 @@ connect(struct driver *d, const struct bus_conf *conf)
 	if ((d->sub = bus_consume(d->bus, BUS_CONTROLLER,
 	    BUS_STREAM ".control.>", 30000, 0)) == NULL)
 		return EXIT_UNAVAILABLE;
+	/* A thousand replies to a prepare: a step takes all that came. */
+	bus_sub_batch(d->sub, 256);
 	return EXIT_OK;
 }
 
@@ -305,8 +307,10 @@ drive(void *options, json_t *no_input)
 		return status < 0 ? EXIT_UNAVAILABLE : status;
 	}
 	status = connect(&d, &o->bus.conf);
-	if (status == EXIT_OK)
-		status = resume(&d) < 0 ? EXIT_UNAVAILABLE : loop(&d, o->once);
+	if (status == EXIT_OK && resume(&d) < 0)
+		status = d.lease_lost ? EXIT_TEMPFAIL : EXIT_UNAVAILABLE;
+	else if (status == EXIT_OK)
+		status = loop(&d, o->once);
 	if (status != EXIT_TEMPFAIL && o->stats)
 		print_stats(&d);
 	if (d.have_last)

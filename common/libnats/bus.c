@@ -15,6 +15,9 @@
 struct bus_sub {
 	natsSubscription *sub;
 	double failing_since;	/* monotonic seconds; 0 when it works */
+	int batch;		/* messages asked for in one pull */
+	natsMsgList held;	/* pulled, not handed out yet */
+	int next;		/* the next of held to hand out */
 };
 
 /*
@@ -531,6 +534,7 @@ bus_consume(struct bus *b, const char *name, const char *filter,
 	    working_consumer(b, name, filter, ack_wait_ms) < 0)
 		return NULL;
 	sub = xcalloc(1, sizeof *sub);
+	sub->batch = 1;
 	jsSubOptions_Init(&so);
 	so.Stream = BUS_STREAM;
 	so.Consumer = name;
@@ -548,6 +552,7 @@ bus_sub_free(struct bus_sub *s)
 {
 	if (s == NULL)
 		return;
+	natsMsgList_Destroy(&s->held);	/* not acked: delivered again */
 	natsSubscription_Destroy(s->sub);
 	free(s);
 }
@@ -570,27 +575,45 @@ fetch_failed(struct bus_sub *s, natsStatus st)
 	return 0;
 }
 
-int
-bus_fetch(struct bus_sub *s, int64_t timeout_ms, struct bus_msg *m)
+void
+bus_sub_batch(struct bus_sub *s, int batch)
 {
-	natsMsgList list = { NULL, 0 };
-	jsMsgMetaData *meta = NULL;
+	s->batch = batch > 0 ? batch : 1;
+}
+
+/* pull: up to s->batch messages into s->held: 1, 0 none, -1. */
+static int
+pull(struct bus_sub *s, int64_t timeout_ms)
+{
 	jsErrCode err = 0;
-	natsMsg *msg;
 	natsStatus st;
 
-	st = natsSubscription_Fetch(&list, s->sub, 1, timeout_ms, &err);
-	if (st == NATS_TIMEOUT || (st == NATS_OK && list.Count == 0)) {
-		natsMsgList_Destroy(&list);
+	natsMsgList_Destroy(&s->held);
+	memset(&s->held, 0, sizeof s->held);
+	s->next = 0;
+	st = natsSubscription_Fetch(&s->held, s->sub, s->batch, timeout_ms,
+	    &err);
+	if (st == NATS_TIMEOUT || (st == NATS_OK && s->held.Count == 0)) {
 		s->failing_since = 0;
 		return 0;
 	}
 	if (st != NATS_OK)
 		return fetch_failed(s, st);
 	s->failing_since = 0;
-	msg = list.Msgs[0];
-	list.Msgs[0] = NULL;
-	natsMsgList_Destroy(&list);
+	return 1;
+}
+
+int
+bus_fetch(struct bus_sub *s, int64_t timeout_ms, struct bus_msg *m)
+{
+	jsMsgMetaData *meta = NULL;
+	natsMsg *msg;
+	int r;
+
+	if (s->next >= s->held.Count && (r = pull(s, timeout_ms)) <= 0)
+		return r;
+	msg = s->held.Msgs[s->next];
+	s->held.Msgs[s->next++] = NULL;
 	memset(m, 0, sizeof *m);
 	m->impl = msg;
 	if (natsMsgHeader_Get(msg, BUS_PRODUCER_HEADER, &m->producer) !=

@@ -116,6 +116,13 @@ struct bus_sub *bus_consume(struct bus *b, const char *name,
     const char *filter, int64_t ack_wait_ms, int fresh);
 void bus_sub_free(struct bus_sub *s);
 
+/*
+ * bus_sub_batch: pull up to batch messages at a time (1 by default):
+ * one round trip to a busy server for all that are waiting.  Those
+ * pulled and not yet handed out when s is freed come again after the
+ * ack wait.
+ */
+void bus_sub_batch(struct bus_sub *s, int batch);
 /* bus_fetch: the next message within timeout_ms: 1, 0 if none, -1. */
 int bus_fetch(struct bus_sub *s, int64_t timeout_ms, struct bus_msg *m);
 /* bus_ack: ack m (and so every earlier one) and free it; 0 or -1. */

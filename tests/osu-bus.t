@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2016 # wait_for's conditions and subjects with $ are quoted on purpose
 # osu-bus.t: what keeps osu-run(1) safe on a bus it shares (issue 44,
 # finding 7), on a real nats-server -js at a free port of 127.0.0.1:
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2016 # wait_for's conditions are quoted to be eval'd in it
 # osu-cluster.t: seed 002's OS upgrade on a three-node JetStream
 # cluster (issue 44): three real nats-server processes on 127.0.0.1 at
 # free ports, routed to each other, and a stream of three replicas
@@ -15,31 +16,32 @@
 trap 'bus_stop; tap_cleanup' EXIT
 plan 5
 
-for n in n1 n2 n3; do
-	eval "${n}_port=$(free_port) ${n}_mport=$(free_port) ${n}_cport=$(free_port)"
-done
-# node NAME: the node's configuration, routed to the other two.
+n1_port=$(free_port) n2_port=$(free_port) n3_port=$(free_port)
+n1_mport=$(free_port) n2_mport=$(free_port) n3_mport=$(free_port)
+n1_cport=$(free_port) n2_cport=$(free_port) n3_cport=$(free_port)
+# mport NAME: the node's monitoring port.
+mport() {
+	case $1 in n1) echo "$n1_mport" ;; n2) echo "$n2_mport" ;; *) echo "$n3_mport" ;; esac
+}
+# node NAME PORT CPORT ROUTE-PORT ROUTE-PORT: the node's configuration,
+# routed to the other two.
 node() {
-	routes=""
-	for o in n1 n2 n3; do
-		if [ "$o" != "$1" ]; then
-			eval "routes=\"\$routes nats-route://127.0.0.1:\${${o}_cport}\""
-		fi
-	done
-	eval "p=\${${1}_port} m=\${${1}_mport} c=\${${1}_cport}"
 	cat >"$T/$1.conf" <<EOF
 server_name: $1
-listen: 127.0.0.1:$p
-http: 127.0.0.1:$m
+listen: 127.0.0.1:$2
+http: 127.0.0.1:$(mport "$1")
 jetstream { store_dir: "$T/$1.js" }
 cluster {
   name: osu
-  listen: 127.0.0.1:$c
-  routes: [$(echo "$routes" | sed 's/^ //; s/ /, /g')]
+  listen: 127.0.0.1:$3
+  routes: [nats-route://127.0.0.1:$4, nats-route://127.0.0.1:$5]
 }
 EOF
 }
-for n in n1 n2 n3; do node "$n"; nats "$n" -c "$T/$n.conf"; done
+node n1 "$n1_port" "$n1_cport" "$n2_cport" "$n3_cport"
+node n2 "$n2_port" "$n2_cport" "$n1_cport" "$n3_cport"
+node n3 "$n3_port" "$n3_cport" "$n1_cport" "$n2_cport"
+for n in n1 n2 n3; do nats "$n" -c "$T/$n.conf"; done
 url="nats://127.0.0.1:$n1_port,nats://127.0.0.1:$n2_port,nats://127.0.0.1:$n3_port"
 
 # meta_leader: the cluster's JetStream leader as n1 sees it ("" if none).
@@ -86,7 +88,7 @@ st=$?
 set -e
 survivor=n1
 [ "$leader" != n1 ] || survivor=n2
-eval "smport=\${${survivor}_mport}"
+smport=$(mport "$survivor")
 wait_for '[ "$(stream_leader "$smport")" != "$leader" ]' 50 || true
 after=$(stream_leader "$smport")
 if [ "$st" = 0 ] && [ "$(result_of "$T/state.json")" = completed ]; then

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2016 # wait_for's conditions and subjects with $ are quoted on purpose
 # osu-secure.t: the bus secured as examples/os-upgrade/nats-server.conf
 # has it (issue 44, finding 9), on a real nats-server at a free port of
 # 127.0.0.1 run with that file (its port and paths replaced), with a CA

@@ -41,6 +41,10 @@ collect(struct driver *d, int64_t deadline,
 	int r;
 
 	while (!*stopping) {
+		if (bus_lease_renew(d->lease) < 0) {
+			d->lease_lost = 1;
+			return -1;
+		}
 		left = (deadline - (int64_t)time(NULL)) * 1000;
 		if (left <= 0)
 			break;
@@ -55,7 +59,7 @@ collect(struct driver *d, int64_t deadline,
 				break;
 			continue;
 		}
-		if (strcmp(m.producer, "os-upgrade-controller") != 0 &&
+		if (strcmp(m.producer, BUS_CONTROLLER) != 0 &&
 		    m.seq > d->floor)
 			take(d, &m);
 		if (d->have_last)

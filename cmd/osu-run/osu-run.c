@@ -32,7 +32,8 @@ static const char usage_doc[] =
     "rewritten after every step.  Exit status: 0 done (with --once: the "
     "run completed or none was due), 1 the run failed or timed out, 64 "
     "usage, 65 invalid state, 66 cannot open, 69 server unavailable, "
-    "71 out of memory, 74 I/O error.";
+    "71 out of memory, 74 I/O error, 75 another osu-run holds the "
+    "site's lease (or this one lost it).";
 
 static const struct argp_option option_list[] = {
 	{ "ctl", 'C', "PROGRAM", 0, "The controller step (default osu-ctl, "
@@ -79,29 +80,87 @@ parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* publish: the step's commands; a prepare raises the floor. */
+/*
+ * send: command cmd (text) to host, with the ID "START/ACTION/HOST":
+ * a run sends each host one command of each kind, so the ID names it
+ * and a re-publish of it (after a restart) is dropped by the stream.
+ */
+static int
+send(struct driver *d, const char *text, const char *start,
+    const char *action, const char *host, uint64_t *seq)
+{
+	char id[800];
+	struct bus_out m = { "control", BUS_CONTROLLER, host, id, text,
+		strlen(text) };
+
+	if (start == NULL)
+		m.id = NULL;
+	else
+		snprintf(id, sizeof id, "%s/%s/%s", start, action, host);
+	/* A thousand prepares on a busy server take longer than a lease. */
+	if (bus_lease_renew(d->lease) < 0) {
+		d->lease_lost = 1;
+		return -1;
+	}
+	if (bus_publish_to(d->bus, &m, seq) < 0)
+		return -1;
+	d->published++;
+	return 0;
+}
+
+/*
+ * publish: the commands of section sec, each to its host, a prepare
+ * to every host it names; the step's first prepare raises the floor
+ * (one published again keeps its first sequence, below the floor).
+ */
 static int
 publish(struct driver *d, const json_t *sec)
 {
-	json_t *cmd;
-	uint64_t seq;
-	size_t i;
+	const char *start = json_string_value(json_object_get(json_object_get(
+	    sec, "run"), "start-time"));
+	const char *action, *host;
+	json_t *cmd, *h;
+	uint64_t seq, first = 0;
+	size_t i, j;
 	char *text;
 	int r = 0;
 
 	json_array_foreach(json_object_get(sec, "commands"), i, cmd) {
 		text = json_dumps(cmd, JSON_PRESERVE_ORDER | JSON_COMPACT);
-		r = bus_publish(d->bus, "control", "os-upgrade-controller",
-		    text, strlen(text), &seq);
+		action = json_string_value(json_object_get(cmd, "action"));
+		if (action != NULL && strcmp(action, "prepare") == 0)
+			json_array_foreach(json_object_get(cmd, "hosts"), j, h) {
+				if (r == 0 && json_is_string(h))
+					r = send(d, text, start, action,
+					    json_string_value(h), &seq);
+				if (r == 0 && first == 0)
+					first = seq;
+			}
+		else if (action != NULL && (host = json_string_value(
+		    json_object_get(cmd, "host"))) != NULL)
+			r = send(d, text, start, action, host, &seq);
 		free(text);
 		if (r < 0)
 			return -1;
-		d->published++;
-		if (strcmp(json_string_value(json_object_get(cmd, "action")),
-		    "prepare") == 0)
-			d->floor = seq;
 	}
+	if (first > d->floor)
+		d->floor = first;
 	return 0;
+}
+
+/*
+ * resume: the commands of the state as it is, published again: the
+ * driver may have stopped after saving a step and before publishing
+ * it.  Those it did publish are dropped by the stream as duplicates.
+ */
+static int
+resume(struct driver *d)
+{
+	json_t *doc = json_load_file(d->state_file, 0, NULL);
+	int r = publish(d, json_object_get(doc, "os_upgrade"));
+
+	json_decref(doc);
+	return r;
 }
 
 /* deadline: the section's wake-at, or an hour from now. */
@@ -135,12 +194,15 @@ loop(struct driver *d, int once)
 		now = (int64_t)time(NULL);
 		if ((doc = ctl_step(d, now)) == NULL)
 			return EXIT_DATAERR;
+		if (bus_lease_renew(d->lease) < 0)
+			status = EXIT_TEMPFAIL;
 		if (d->have_last && bus_ack(&d->last) < 0)
 			status = EXIT_UNAVAILABLE;
 		d->have_last = 0;
 		sec = json_object_get(doc, "os_upgrade");
 		if (status < 0 && publish(d, sec) < 0)
-			status = EXIT_UNAVAILABLE;
+			status = d->lease_lost ? EXIT_TEMPFAIL :
+			    EXIT_UNAVAILABLE;
 		if (strcmp(json_string_value(json_object_get(sec, "status")),
 		    "running") == 0)
 			was_running = 1;
@@ -148,7 +210,8 @@ loop(struct driver *d, int once)
 			status = was_running && outcome(sec) ? 1 : EXIT_OK;
 		if (status < 0 &&
 		    collect(d, deadline(sec, now), &stop_requested) < 0)
-			status = EXIT_UNAVAILABLE;
+			status = d->lease_lost ? EXIT_TEMPFAIL :
+			    EXIT_UNAVAILABLE;
 		json_decref(doc);
 	}
 	return status < 0 ? EXIT_OK : status;
@@ -193,6 +256,31 @@ print_stats(const struct driver *d)
 	    (double)d->steps : 0.0, d->published, d->received);
 }
 
+/*
+ * connect: the bus, the site's lease (EXIT_TEMPFAIL while another
+ * driver holds it) and the controller's consumer.
+ */
+static int
+connect(struct driver *d, const struct bus_conf *conf)
+{
+	struct bus_conf owner = *conf;
+	int held = 0;
+
+	owner.owner = 1;
+	d->conf = owner;
+	if ((d->bus = bus_open(&d->conf, BUS_CONTROLLER)) == NULL)
+		return EXIT_UNAVAILABLE;
+	if ((d->lease = bus_lease_take(d->bus, BUS_STREAM, LEASE_TTL,
+	    &held)) == NULL)
+		return held ? EXIT_TEMPFAIL : EXIT_UNAVAILABLE;
+	if ((d->sub = bus_consume(d->bus, BUS_CONTROLLER,
+	    BUS_STREAM ".control.>", 30000, 0)) == NULL)
+		return EXIT_UNAVAILABLE;
+	/* A thousand replies to a prepare: a step takes all that came. */
+	bus_sub_batch(d->sub, 256);
+	return EXIT_OK;
+}
+
 /* drive: the run of the state file, on the bus or (-n) dry. */
 static int
 drive(void *options, json_t *no_input)
@@ -218,17 +306,17 @@ drive(void *options, json_t *no_input)
 		json_decref(d.replies);
 		return status < 0 ? EXIT_UNAVAILABLE : status;
 	}
-	status = EXIT_UNAVAILABLE;
-	if ((d.bus = bus_open(o->bus.server)) != NULL &&
-	    (d.sub = bus_consume(d.bus, "os-upgrade-controller",
-	    BUS_STREAM ".control.>", 30000, 0)) != NULL) {
+	status = connect(&d, &o->bus.conf);
+	if (status == EXIT_OK && resume(&d) < 0)
+		status = d.lease_lost ? EXIT_TEMPFAIL : EXIT_UNAVAILABLE;
+	else if (status == EXIT_OK)
 		status = loop(&d, o->once);
-		if (o->stats)
-			print_stats(&d);
-	}
+	if (status != EXIT_TEMPFAIL && o->stats)
+		print_stats(&d);
 	if (d.have_last)
 		bus_drop(&d.last);
 	bus_sub_free(d.sub);
+	bus_lease_free(d.lease);
 	bus_close(d.bus);
 	json_decref(d.replies);
 	return status;

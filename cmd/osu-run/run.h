@@ -12,11 +12,21 @@
 
 #include "libnats/bus.h"
 
+/*
+ * The site's lease lives this long after its last renewal, which comes
+ * every third of it: a driver that stopped without giving it up (one
+ * of another host, or killed by a signal) holds it up to that long.
+ */
+#define LEASE_TTL 30		/* seconds */
+
 struct driver {
 	const char *state_file;
 	const char *ctl;	/* the osu-ctl program */
 	int once;		/* stop when the section is idle */
+	struct bus_conf conf;	/* the server and the stream's limits */
 	struct bus *bus;
+	struct bus_lease *lease;	/* the site's, held while running */
+	int lease_lost;
 	struct bus_sub *sub;
 	uint64_t floor;		/* replies at or before it are older */
 	json_t *replies;	/* collected since the last step */

@@ -109,7 +109,8 @@ print_check(const struct worker *w)
 	bus_token(tok, sizeof tok, w->cfg.host);
 	snprintf(buf, sizeof buf, "osu-worker-%s", tok);
 	json_object_set_new(o, "consumer", json_string(buf));
-	bus_subject(buf, sizeof buf, "control", "os-upgrade-controller");
+	bus_subject_to(buf, sizeof buf, "control", BUS_CONTROLLER,
+	    w->cfg.host);
 	json_object_set_new(o, "commands-subject", json_string(buf));
 	bus_subject(buf, sizeof buf, "control", w->cfg.host);
 	json_object_set_new(o, "replies-subject", json_string(buf));
@@ -185,7 +186,8 @@ serve(struct worker *w, const struct options *o)
 
 	bus_token(filter, sizeof filter, w->cfg.host);
 	snprintf(name, sizeof name, "osu-worker-%s", filter);
-	bus_subject(filter, sizeof filter, "control", "os-upgrade-controller");
+	bus_subject_to(filter, sizeof filter, "control", BUS_CONTROLLER,
+	    w->cfg.host);
 	if ((sub = bus_consume(w->bus, name, filter, o->ack_wait,
 	    o->replay)) == NULL)
 		return EXIT_UNAVAILABLE;
@@ -234,7 +236,7 @@ run(void *options, json_t *no_input)
 	}
 	stop_on_signals();
 	status = EXIT_UNAVAILABLE;
-	if ((w.bus = bus_open(o->bus.server)) != NULL)
+	if ((w.bus = bus_open(&o->bus.conf, w.cfg.host)) != NULL)
 		status = serve(&w, o);
 	bus_close(w.bus);
 out:

@@ -1,4 +1,5 @@
 /* bus.c: Volga topics on NATS JetStream through libnats (see bus.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,21 +7,30 @@
 #include <nats/nats.h>
 
 #include "bus.h"
+#include "bus_impl.h"
 #include "diag.h"
+#include "monotonic.h"
 #include "xalloc.h"
-
-struct bus {
-	natsConnection *nc;
-	jsCtx *js;
-};
 
 struct bus_sub {
 	natsSubscription *sub;
+	double failing_since;	/* monotonic seconds; 0 when it works */
+	int batch;		/* messages asked for in one pull */
+	natsMsgList held;	/* pulled, not handed out yet */
+	int next;		/* the next of held to hand out */
 };
 
-/* fail: a diagnostic with libnats' reason; returns -1. */
-static int
-fail(const char *what, natsStatus s)
+/*
+ * The waits: a server busy with a thousand workers connecting at once
+ * answers late, and a cluster that lost its stream leader answers no
+ * one until it has elected another, in a few seconds.
+ */
+#define CONNECT_MS 20000	/* a connection's handshake */
+#define API_MS 20000		/* a JetStream request */
+#define RECONNECT_MS 250	/* between two tries to reconnect */
+
+int
+bus_fail(const char *what, natsStatus s)
 {
 	const char *why = nats_GetLastError(NULL);
 
@@ -49,67 +59,241 @@ bus_subject(char *buf, size_t size, const char *topic, const char *producer)
 	snprintf(buf, size, "%s.%s.%s", BUS_STREAM, topic, tok);
 }
 
-/* stream_exists: the server has the stream. */
-static int
-stream_exists(struct bus *b)
+void
+bus_subject_to(char *buf, size_t size, const char *topic,
+    const char *producer, const char *to)
 {
-	jsStreamInfo *si = NULL;
-	jsErrCode err = 0;
+	char ptok[256], tok[256];
 
-	if (js_GetStreamInfo(&si, b->js, BUS_STREAM, NULL, &err) != NATS_OK)
-		return 0;
-	jsStreamInfo_Destroy(si);
-	return 1;
+	bus_token(ptok, sizeof ptok, producer);
+	bus_token(tok, sizeof tok, to);
+	snprintf(buf, size, "%s.%s.%s.%s", BUS_STREAM, topic, ptok, tok);
+}
+
+
+/* stream_config: the stream as conf wants it. */
+static void
+stream_config(jsStreamConfig *cfg, const struct bus_conf *conf)
+{
+	static const char *subjects[] = { BUS_STREAM ".>" };
+
+	jsStreamConfig_Init(cfg);
+	cfg->Name = BUS_STREAM;
+	cfg->Subjects = subjects;
+	cfg->SubjectsLen = 1;
+	cfg->Storage = js_FileStorage;
+	cfg->MaxAge = conf->max_age * 1000000000;
+	cfg->MaxBytes = conf->max_bytes;
+	/* Every message's ID is remembered while the message is kept. */
+	cfg->Duplicates = cfg->MaxAge;
+	cfg->Replicas = conf->replicas > 0 ? conf->replicas : 1;
+}
+
+/* differs: whether the stream's limits are not those of want. */
+static int
+differs(const jsStreamConfig *have, const jsStreamConfig *want)
+{
+	return have->MaxAge != want->MaxAge ||
+	    have->MaxBytes != want->MaxBytes ||
+	    have->Duplicates != want->Duplicates ||
+	    have->Replicas != want->Replicas;
+}
+
+/* set_limits: the limits of want on the existing stream si. */
+static int
+set_limits(struct bus *b, jsStreamInfo *si, const jsStreamConfig *want)
+{
+	jsStreamInfo *out = NULL;
+	jsErrCode err = 0;
+	natsStatus s;
+
+	si->Config->MaxAge = want->MaxAge;
+	si->Config->MaxBytes = want->MaxBytes;
+	si->Config->Duplicates = want->Duplicates;
+	si->Config->Replicas = want->Replicas;
+	s = js_UpdateStream(&out, b->js, si->Config, NULL, &err);
+	if (s != NATS_OK)
+		return bus_fail("cannot set the limits of the stream " BUS_STREAM, s);
+	jsStreamInfo_Destroy(out);
+	return 0;
 }
 
 /*
- * ensure_stream: the stream, created on first use.  Workers and the
- * controller start together: when another one created it between our
- * look and our create, the server refuses ours ("subjects overlap"),
- * and the stream is there all the same.
+ * ensure_stream: the stream, created on first use with the limits of
+ * conf; the owner (osu-run) sets them on a stream that has others.
+ * Workers and the controller start together: when another one created
+ * it between our look and our create, the server refuses ours
+ * ("subjects overlap"), and the stream is there all the same.
  */
 static int
 ensure_stream(struct bus *b)
 {
-	static const char *subjects[] = { BUS_STREAM ".>" };
 	jsStreamConfig cfg;
 	jsStreamInfo *si = NULL;
 	jsErrCode err = 0;
 	natsStatus s;
+	int r = 0;
 
-	if (stream_exists(b))
-		return 0;
-	jsStreamConfig_Init(&cfg);
-	cfg.Name = BUS_STREAM;
-	cfg.Subjects = subjects;
-	cfg.SubjectsLen = 1;
-	cfg.Storage = js_FileStorage;
+	stream_config(&cfg, b->conf);
+	s = js_GetStreamInfo(&si, b->js, BUS_STREAM, NULL, &err);
+	if (s == NATS_OK) {
+		if (b->conf->owner && differs(si->Config, &cfg))
+			r = set_limits(b, si, &cfg);
+		jsStreamInfo_Destroy(si);
+		return r;
+	}
+	if (s != NATS_NOT_FOUND)	/* no answer: a create would get none */
+		return bus_fail("cannot read the stream " BUS_STREAM, s);
 	s = js_AddStream(&si, b->js, &cfg, NULL, &err);
-	if (s != NATS_OK && stream_exists(b))
+	if (s == NATS_OK) {
+		jsStreamInfo_Destroy(si);
 		return 0;
-	if (s != NATS_OK)
-		return fail("cannot create the stream " BUS_STREAM, s);
-	jsStreamInfo_Destroy(si);
-	return 0;
+	}
+	si = NULL;
+	if (js_GetStreamInfo(&si, b->js, BUS_STREAM, NULL, &err) == NATS_OK) {
+		jsStreamInfo_Destroy(si);
+		return 0;
+	}
+	return bus_fail("cannot create the stream " BUS_STREAM, s);
+}
+
+/*
+ * set_user: USER:PASSWORD from the first line of file; the password
+ * never is on a command line, where ps(1) would show it.
+ */
+static natsStatus
+set_user(natsOptions *opts, const char *file)
+{
+	char line[1024], *colon;
+	natsStatus s = NATS_ERR;
+	FILE *f = fopen(file, "r");
+
+	if (f == NULL) {
+		diag_error(file, "cannot open: %s", strerror(errno));
+		return NATS_ERR;
+	}
+	if (fgets(line, sizeof line, f) == NULL)
+		line[0] = '\0';
+	fclose(f);
+	line[strcspn(line, "\r\n")] = '\0';
+	if ((colon = strchr(line, ':')) == NULL || colon == line)
+		diag_error(file, "the first line is not USER:PASSWORD");
+	else {
+		*colon = '\0';
+		s = natsOptions_SetUserInfo(opts, line, colon + 1);
+	}
+	memset(line, 0, sizeof line);
+	return s;
+}
+
+/*
+ * denied: what the server said it refused (a permission violation),
+ * which the refused call itself only sees as a timeout.
+ */
+static void
+denied(natsConnection *nc, natsSubscription *sub, natsStatus err,
+    void *closure)
+{
+	const char *why = NULL;
+
+	(void)sub;
+	(void)closure;
+	if (natsConnection_GetLastError(nc, &why) == NATS_OK || why == NULL)
+		why = natsStatus_GetText(err);
+	diag_warn(NULL, NULL, "the server refused: %s", why);
+}
+
+/* set_servers: the comma-separated URLs of list. */
+#define MAX_SERVERS 16
+static natsStatus
+set_servers(natsOptions *opts, const char *list)
+{
+	const char *urls[MAX_SERVERS];
+	char *copy = xstrdup(list), *p = copy, *comma;
+	int n = 0;
+	natsStatus s;
+
+	while (n < MAX_SERVERS) {
+		if ((comma = strchr(p, ',')) != NULL)
+			*comma = '\0';
+		if (*p != '\0')
+			urls[n++] = p;
+		if (comma == NULL)
+			break;
+		p = comma + 1;
+	}
+	s = n > 0 ? natsOptions_SetServers(opts, urls, n) : NATS_INVALID_ARG;
+	free(copy);
+	return s;
+}
+
+/*
+ * connect_options: the server URLs, TLS, credentials and waits of
+ * conf, and inboxes under "_INBOX.who'".
+ */
+static natsStatus
+connect_options(natsOptions **opts, const struct bus_conf *conf,
+    const char *who)
+{
+	char tok[256], inbox[300];
+	natsStatus s;
+
+	bus_token(tok, sizeof tok, who);
+	snprintf(inbox, sizeof inbox, "_INBOX.%s", tok);
+	if ((s = natsOptions_Create(opts)) != NATS_OK)
+		return s;
+	s = set_servers(*opts, conf->url);
+	if (s == NATS_OK)
+		s = natsOptions_SetCustomInboxPrefix(*opts, inbox);
+	if (s == NATS_OK)
+		s = natsOptions_SetTimeout(*opts, CONNECT_MS);
+	if (s == NATS_OK)
+		s = natsOptions_SetErrorHandler(*opts, denied, NULL);
+	if (s == NATS_OK)
+		s = natsOptions_SetReconnectWait(*opts, RECONNECT_MS);
+	if (s == NATS_OK)
+		s = natsOptions_SetMaxReconnect(*opts,
+		    BUS_RETRY_MS / RECONNECT_MS);
+	if (s == NATS_OK && conf->ca_file != NULL) {
+		s = natsOptions_SetSecure(*opts, true);
+		if (s == NATS_OK)
+			s = natsOptions_LoadCATrustedCertificates(*opts,
+			    conf->ca_file);
+	}
+	if (s == NATS_OK && conf->creds_file != NULL)
+		s = natsOptions_SetUserCredentialsFromFiles(*opts,
+		    conf->creds_file, NULL);
+	if (s == NATS_OK && conf->user_file != NULL)
+		s = set_user(*opts, conf->user_file);
+	return s;
 }
 
 struct bus *
-bus_open(const char *url)
+bus_open(const struct bus_conf *conf, const char *who)
 {
 	struct bus *b = xcalloc(1, sizeof *b);
+	natsOptions *opts = NULL;
+	jsOptions jo;
 	natsStatus s;
-	char what[300];
+	char what[1100];
 
-	snprintf(what, sizeof what, "cannot connect to %s", url);
-	if ((s = natsConnection_ConnectTo(&b->nc, url)) != NATS_OK) {
-		fail(what, s);
+	b->conf = conf;
+	snprintf(what, sizeof what, "cannot connect to %s", conf->url);
+	s = connect_options(&opts, conf, who);
+	if (s == NATS_OK)
+		s = natsConnection_Connect(&b->nc, opts);
+	natsOptions_Destroy(opts);
+	if (s != NATS_OK) {
+		bus_fail(what, s);
 		free(b);
 		return NULL;
 	}
-	if ((s = natsConnection_JetStream(&b->js, b->nc, NULL)) != NATS_OK ||
+	jsOptions_Init(&jo);
+	jo.Wait = API_MS;
+	if ((s = natsConnection_JetStream(&b->js, b->nc, &jo)) != NATS_OK ||
 	    ensure_stream(b) < 0) {
 		if (s != NATS_OK)
-			fail("no JetStream", s);
+			bus_fail("no JetStream", s);
 		bus_close(b);
 		return NULL;
 	}
@@ -130,21 +314,55 @@ int
 bus_publish(struct bus *b, const char *topic, const char *producer,
     const char *data, size_t len, uint64_t *seq)
 {
-	char subject[512];
+	struct bus_out m = { topic, producer, NULL, NULL, data, len };
+
+	return bus_publish_to(b, &m, seq);
+}
+
+/* publish_once: one try at publishing m on subject; the ack or NULL. */
+static natsStatus
+publish_once(struct bus *b, const char *subject, const struct bus_out *out,
+    jsPubAck **ack)
+{
 	natsMsg *m = NULL;
-	jsPubAck *ack = NULL;
+	jsPubOptions po;
 	jsErrCode err = 0;
 	natsStatus s;
 
-	bus_subject(subject, sizeof subject, topic, producer);
-	s = natsMsg_Create(&m, subject, NULL, data, (int)len);
+	jsPubOptions_Init(&po);
+	po.MsgId = out->id;
+	s = natsMsg_Create(&m, subject, NULL, out->data, (int)out->len);
 	if (s == NATS_OK)
-		s = natsMsgHeader_Set(m, BUS_PRODUCER_HEADER, producer);
+		s = natsMsgHeader_Set(m, BUS_PRODUCER_HEADER, out->producer);
 	if (s == NATS_OK)
-		s = js_PublishMsg(&ack, b->js, m, NULL, &err);
+		s = js_PublishMsg(ack, b->js, m, &po, &err);
 	natsMsg_Destroy(m);
+	return s;
+}
+
+/*
+ * bus_publish_to: a message that got no answer may have been stored
+ * all the same; sent again with its ID it is not stored twice.
+ */
+int
+bus_publish_to(struct bus *b, const struct bus_out *out, uint64_t *seq)
+{
+	char subject[768];
+	jsPubAck *ack = NULL;
+	double until = monotonic_seconds() + BUS_RETRY_MS / 1000.0;
+	natsStatus s;
+
+	if (out->to != NULL)
+		bus_subject_to(subject, sizeof subject, out->topic,
+		    out->producer, out->to);
+	else
+		bus_subject(subject, sizeof subject, out->topic,
+		    out->producer);
+	while ((s = publish_once(b, subject, out, &ack)) != NATS_OK &&
+	    s != NATS_NO_MEMORY && monotonic_seconds() < until)
+		nats_Sleep(RECONNECT_MS);
 	if (s != NATS_OK)
-		return fail("cannot publish", s);
+		return bus_fail("cannot publish", s);
 	if (seq != NULL)
 		*seq = ack->Sequence;
 	jsPubAck_Destroy(ack);
@@ -166,6 +384,7 @@ create_consumer(struct bus *b, const char *name, const char *filter,
 
 	jsConsumerConfig_Init(&cc);
 	cc.Durable = name;
+	cc.Name = name;	/* for $JS.API.CONSUMER.CREATE.STREAM.NAME.FILTER */
 	cc.DeliverPolicy = first > 1 ? js_DeliverByStartSequence :
 	    js_DeliverAll;
 	cc.OptStartSeq = first > 1 ? first : 0;
@@ -174,7 +393,7 @@ create_consumer(struct bus *b, const char *name, const char *filter,
 	cc.FilterSubject = filter;
 	s = js_AddConsumer(&ci, b->js, BUS_STREAM, &cc, NULL, &err);
 	if (s != NATS_OK)
-		return fail("cannot create the consumer", s);
+		return bus_fail("cannot create the consumer", s);
 	jsConsumerInfo_Destroy(ci);
 	return 0;
 }
@@ -214,13 +433,13 @@ answers(struct bus *b, const char *name)
 	if ((size_t)snprintf(subject, sizeof subject,
 	    "$JS.API.CONSUMER.MSG.NEXT.%s.%s", BUS_STREAM, name) >=
 	    sizeof subject)
-		return fail("consumer name too long", NATS_INVALID_ARG);
+		return bus_fail("consumer name too long", NATS_INVALID_ARG);
 	s = natsConnection_Request(&m, b->nc, subject, pull,
 	    (int)sizeof pull - 1, PROBE_MS);
 	if (s == NATS_TIMEOUT)
 		return 0;
 	if (s != NATS_OK)
-		return fail("cannot ask the consumer", s);
+		return bus_fail("cannot ask the consumer", s);
 	reply = natsMsg_GetReply(m);
 	/* Given back at once, and sent before anything else can fail. */
 	if (reply != NULL && strncmp(reply, "$JS.ACK.", 8) == 0 &&
@@ -246,7 +465,7 @@ renew(struct bus *b, const char *name, const char *filter,
 
 	if (js_GetConsumerInfo(&ci, b->js, BUS_STREAM, name, NULL, &err) !=
 	    NATS_OK)
-		return fail("cannot read the consumer", NATS_ERR);
+		return bus_fail("cannot read the consumer", NATS_ERR);
 	floor = ci->AckFloor.Stream;
 	/* A consumer created again reports floor 0 until its first ack. */
 	if (ci->Config != NULL &&
@@ -255,7 +474,7 @@ renew(struct bus *b, const char *name, const char *filter,
 		floor = ci->Config->OptStartSeq - 1;
 	jsConsumerInfo_Destroy(ci);
 	if (js_DeleteConsumer(b->js, BUS_STREAM, name, NULL, &err) != NATS_OK)
-		return fail("cannot delete the consumer", NATS_ERR);
+		return bus_fail("cannot delete the consumer", NATS_ERR);
 	return create_consumer(b, name, filter, ack_wait_ms, floor + 1);
 }
 
@@ -315,12 +534,13 @@ bus_consume(struct bus *b, const char *name, const char *filter,
 	    working_consumer(b, name, filter, ack_wait_ms) < 0)
 		return NULL;
 	sub = xcalloc(1, sizeof *sub);
+	sub->batch = 1;
 	jsSubOptions_Init(&so);
 	so.Stream = BUS_STREAM;
 	so.Consumer = name;
 	s = js_PullSubscribe(&sub->sub, b->js, filter, name, NULL, &so, &err);
 	if (s != NATS_OK) {
-		fail("cannot subscribe", s);
+		bus_fail("cannot subscribe", s);
 		free(sub);
 		return NULL;
 	}
@@ -332,29 +552,68 @@ bus_sub_free(struct bus_sub *s)
 {
 	if (s == NULL)
 		return;
+	natsMsgList_Destroy(&s->held);	/* not acked: delivered again */
 	natsSubscription_Destroy(s->sub);
 	free(s);
+}
+
+/*
+ * fetch_failed: 0 (nothing yet) while the failures have lasted less
+ * than BUS_RETRY_MS, as when a cluster elects a new leader for the
+ * consumer; then -1.
+ */
+static int
+fetch_failed(struct bus_sub *s, natsStatus st)
+{
+	double now = monotonic_seconds();
+
+	if (s->failing_since == 0)
+		s->failing_since = now;
+	if (now - s->failing_since > BUS_RETRY_MS / 1000.0)
+		return bus_fail("cannot fetch", st);
+	nats_Sleep(RECONNECT_MS);
+	return 0;
+}
+
+void
+bus_sub_batch(struct bus_sub *s, int batch)
+{
+	s->batch = batch > 0 ? batch : 1;
+}
+
+/* pull: up to s->batch messages into s->held: 1, 0 none, -1. */
+static int
+pull(struct bus_sub *s, int64_t timeout_ms)
+{
+	jsErrCode err = 0;
+	natsStatus st;
+
+	natsMsgList_Destroy(&s->held);
+	memset(&s->held, 0, sizeof s->held);
+	s->next = 0;
+	st = natsSubscription_Fetch(&s->held, s->sub, s->batch, timeout_ms,
+	    &err);
+	if (st == NATS_TIMEOUT || (st == NATS_OK && s->held.Count == 0)) {
+		s->failing_since = 0;
+		return 0;
+	}
+	if (st != NATS_OK)
+		return fetch_failed(s, st);
+	s->failing_since = 0;
+	return 1;
 }
 
 int
 bus_fetch(struct bus_sub *s, int64_t timeout_ms, struct bus_msg *m)
 {
-	natsMsgList list = { NULL, 0 };
 	jsMsgMetaData *meta = NULL;
-	jsErrCode err = 0;
 	natsMsg *msg;
-	natsStatus st;
+	int r;
 
-	st = natsSubscription_Fetch(&list, s->sub, 1, timeout_ms, &err);
-	if (st == NATS_TIMEOUT || (st == NATS_OK && list.Count == 0)) {
-		natsMsgList_Destroy(&list);
-		return 0;
-	}
-	if (st != NATS_OK)
-		return fail("cannot fetch", st);
-	msg = list.Msgs[0];
-	list.Msgs[0] = NULL;
-	natsMsgList_Destroy(&list);
+	if (s->next >= s->held.Count && (r = pull(s, timeout_ms)) <= 0)
+		return r;
+	msg = s->held.Msgs[s->next];
+	s->held.Msgs[s->next++] = NULL;
 	memset(m, 0, sizeof *m);
 	m->impl = msg;
 	if (natsMsgHeader_Get(msg, BUS_PRODUCER_HEADER, &m->producer) !=
@@ -372,12 +631,17 @@ bus_fetch(struct bus_sub *s, int64_t timeout_ms, struct bus_msg *m)
 int
 bus_ack(struct bus_msg *m)
 {
+	double until = monotonic_seconds() + BUS_RETRY_MS / 1000.0;
 	jsErrCode err = 0;
-	natsStatus s = natsMsg_AckSync(m->impl, NULL, &err);
+	natsStatus s;
+
+	while ((s = natsMsg_AckSync(m->impl, NULL, &err)) != NATS_OK &&
+	    s != NATS_ILLEGAL_STATE && monotonic_seconds() < until)
+		nats_Sleep(RECONNECT_MS);
 
 	natsMsg_Destroy(m->impl);
 	m->impl = NULL;
-	return s == NATS_OK ? 0 : fail("cannot ack", s);
+	return s == NATS_OK ? 0 : bus_fail("cannot ack", s);
 }
 
 void

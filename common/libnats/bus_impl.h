@@ -1,0 +1,21 @@
+/*
+ * bus_impl.h: what the files of the bus library share and its users
+ * do not see: the connection behind struct bus.
+ */
+#ifndef UPKIT_BUS_IMPL_H
+#define UPKIT_BUS_IMPL_H
+
+#include <nats/nats.h>
+
+#include "bus.h"
+
+struct bus {
+	natsConnection *nc;
+	jsCtx *js;
+	const struct bus_conf *conf;
+};
+
+/* bus_fail: a diagnostic "what: libnats' reason"; returns -1. */
+int bus_fail(const char *what, natsStatus s);
+
+#endif

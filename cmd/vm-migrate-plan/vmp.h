@@ -86,27 +86,30 @@ struct vmp {
 int replay_step3(struct vmp *p, json_t *doc);
 void find_ready(struct vmp *p);
 
-/* newresv.c: the exact scaling reservation of the new partition. */
+/* newresv.c: the exact reservations of the new partition, in slots. */
 struct newresv {
 	long *e;		/* tenant -> e_n for T */
 	long *on_new;		/* tenant -> its VMs in the new partition */
-	long *hist;		/* e -> tenants counted with that e_n */
-	long maxe, top;		/* the largest e_n of all, and of those counted */
-	long sum;		/* sum of the e_n counted */
-	long empty;		/* new hosts in service without VMs */
-	long free_used;		/* free slots of the new hosts in use */
-	long K;			/* the smallest capacity of a new host */
+	long *nheld;		/* tenant -> hosts its scale-out is held on */
+	size_t *first_hold;	/* tenant -> its slice of held (e_n long) */
+	size_t *held;		/* those hosts */
+	long *hold;		/* compute host -> slots held on it */
+	unsigned char *kept;	/* compute host -> kept empty for failover */
+	size_t *hosts;		/* new hosts in service, most room first */
+	size_t nhosts, cursor;	/* before cursor: no room to hold */
+	long kept_count;	/* hosts kept for failover */
+	long room;		/* free slots neither held nor kept */
+	long sum, top;		/* scale-out held: VMs, largest e_n */
+	long held_on_used;	/* of sum, held on hosts in use */
 };
-void newresv_init(const struct vmp *p, struct newresv *r,
-    const unsigned char *extra);
+int newresv_init(const struct vmp *p, struct newresv *r);
 void newresv_free(struct newresv *r);
-void newresv_add(struct newresv *r, size_t n);
-void newresv_drop(struct newresv *r, size_t n);
-long newresv_room(const struct vmp *p, const struct newresv *r);
-long newresv_hosts(const struct newresv *r);
-long newresv_short(const struct vmp *p, const struct newresv *r);
-void newresv_unmove(const struct vmp *p, struct newresv *r, size_t v,
+int newresv_add(const struct vmp *p, struct newresv *r, size_t n);
+void newresv_drop(const struct vmp *p, struct newresv *r, size_t n);
+int newresv_takes(const struct vmp *p, const struct newresv *r, size_t v,
     size_t h);
+void newresv_moved(struct newresv *r);
+long newresv_hosts(const struct vmp *p, const struct newresv *r);
 
 /* subiter.c */
 void plan_migrations(struct vmp *p);

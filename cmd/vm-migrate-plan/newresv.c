@@ -1,20 +1,11 @@
 /*
- * newresv.c: the exact scaling and failover reservations of the new
- * partition (seed 000 IV step 4, ScalingResv_forNewVM and
- * FailoverResv_forNewVM of equation (5)), held in slots.
- *
- * Failover: the F hosts not in use with the most slots are kept empty,
- * so that the VMs of a host that fails start again on one host, where
- * no two of a group meet.  Scaling: a tenant with VMs in the new
- * partition, below its max_n, adds at most e_n = min(s_n * ceil(T /
- * c_n), max_n - n) VMs there.  A new VM may join any anti-affinity
- * group of its tenant, so its e_n VMs are held one per host, on hosts
- * that run no VM of the tenant: hosts not in use (other than the kept
- * ones) or free slots of hosts in use.  Equation (5) counts whole hosts
- * not in use; holding in slots lets a partition whose hosts in use have
- * room take VMs where the paper's count, short of empty hosts, stops
- * (issue 41).  What is neither held nor kept is the room of the moves,
- * and a move never takes a held slot or a kept host.
+ * newresv.c: the exact scaling reservation of the new partition (seed
+ * 000 IV step 4, ScalingResv_forNewVM of equation (5), counted as
+ * batch-select counts the old partition's).  A tenant with VMs in the
+ * new partition, below its max_n, scales out there: at most e_n =
+ * min(s_n * ceil(T / c_n), max_n - n) VMs, one per host, on hosts not in
+ * use.  Those must number at least F + max(max_n e_n, ceil(sum_n e_n /
+ * K)), K the smallest capacity of the new partition's hosts.
  */
 #include <stdlib.h>
 
@@ -29,128 +20,52 @@ new_host(const struct vmp *p, size_t h)
 	    p->ready[p->cl.domain[h]];
 }
 
-static long
-free_slots(const struct vmp *p, const struct newresv *r, size_t h)
+static void
+count_tenant(struct newresv *r, long e, long sign)
 {
-	return vmp_cap(p, h) - p->cl.load[h] - r->hold[h];
+	if (e <= 0)
+		return;
+	r->hist[e] += sign;
+	r->sum += sign * e;
+	if (sign > 0 && e > r->top)
+		r->top = e;
+	while (r->top > 0 && r->hist[r->top] == 0)
+		r->top--;
 }
 
-static const struct vmp *sort_p;
-
-/* by_free_desc: hosts with most free slots first, then host order. */
-static int
-by_free_desc(const void *x, const void *y)
+/* newresv_init: the tally of the cloud as it is now; extra[n] counts
+ * tenant n as if it had VMs in the new partition (NULL: none). */
+void
+newresv_init(const struct vmp *p, struct newresv *r,
+    const unsigned char *extra)
 {
-	size_t a = *(const size_t *)x, b = *(const size_t *)y;
-	long fa = vmp_cap(sort_p, a) - sort_p->cl.load[a];
-	long fb = vmp_cap(sort_p, b) - sort_p->cl.load[b];
-
-	if (fa != fb)
-		return fa > fb ? -1 : 1;
-	return a < b ? -1 : a > b;
-}
-
-/* runs_tenant: does host h run a VM of tenant n? */
-static int
-runs_tenant(const struct vmp *p, size_t h, size_t n)
-{
-	size_t v;
-
-	for (v = p->cl.host_first[h]; v != CLOUD_NONE; v = p->cl.vm_next[v])
-		if (p->in.sc.vms[v].tenant == n)
-			return 1;
-	return 0;
-}
-
-/* keep_for_failover: the F empty hosts with most slots (the first
- * empty ones of r->hosts); 0, or -1 when fewer than F are empty. */
-static int
-keep_for_failover(const struct vmp *p, struct newresv *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->nhosts && r->kept_count < p->failover; i++)
-		if (p->cl.load[r->hosts[i]] == 0) {
-			r->kept[r->hosts[i]] = 1;
-			r->kept_count++;
-			r->room -= vmp_cap(p, r->hosts[i]);
-		}
-	return r->kept_count < p->failover ? -1 : 0;
-}
-
-/* by_scale_out_desc: the largest scale-out first, then tenant order. */
-struct tenant_e {
-	long e;
-	size_t n;
-};
-static int
-by_scale_out_desc(const void *x, const void *y)
-{
-	const struct tenant_e *a = x, *b = y;
-
-	if (a->e != b->e)
-		return a->e > b->e ? -1 : 1;
-	return a->n < b->n ? -1 : a->n > b->n;
-}
-
-/* hold_present: hold the scale-out of the tenants already in the new
- * partition, largest first (the order that fits most); 0, or -1. */
-static int
-hold_present(const struct vmp *p, struct newresv *r)
-{
-	struct tenant_e *t = xmalloc((p->in.sc.ntenants + 1) * sizeof *t);
-	size_t n, k = 0;
-	int status = 0;
-
-	for (n = 0; n < p->in.sc.ntenants; n++)
-		if (r->on_new[n] > 0 && r->e[n] > 0)
-			t[k++] = (struct tenant_e){ r->e[n], n };
-	qsort(t, k, sizeof *t, by_scale_out_desc);
-	for (n = 0; n < k && status == 0; n++)
-		status = newresv_add(p, r, t[n].n);
-	free(t);
-	return status;
-}
-
-/* newresv_init: the reservations of the new partition as it is now,
- * its tenants held; 0, or -1 when F or their scale-out does not fit
- * (the room is then 0). */
-int
-newresv_init(const struct vmp *p, struct newresv *r)
-{
-	size_t n, h, v, off = 0;
-	int fits;
+	size_t n, h, v;
 
 	r->e = xcalloc(p->in.sc.ntenants, sizeof *r->e);
 	r->on_new = xcalloc(p->in.sc.ntenants, sizeof *r->on_new);
-	r->nheld = xcalloc(p->in.sc.ntenants, sizeof *r->nheld);
-	r->first_hold = xcalloc(p->in.sc.ntenants, sizeof *r->first_hold);
-	r->hold = xcalloc(p->cl.nhosts, sizeof *r->hold);
-	r->kept = xcalloc(p->cl.nhosts, 1);
-	r->hosts = xmalloc(p->cl.nhosts * sizeof *r->hosts);
-	r->nhosts = 0;
-	r->room = r->sum = r->top = r->held_on_used = r->kept_count = 0;
-	r->cursor = 0;
-	for (n = 0; n < p->in.sc.ntenants; n++) {
+	r->sum = r->top = r->empty = r->free_used = 0;
+	r->K = 0;
+	for (n = 0, r->maxe = 0; n < p->in.sc.ntenants; n++) {
 		r->e[n] = sla_tenant_scale_out(&p->in.sc.tenants[n], p->T);
-		r->first_hold[n] = off;
-		off += (size_t)r->e[n];
+		if (r->e[n] > r->maxe)
+			r->maxe = r->e[n];
 	}
-	r->held = xcalloc(off + 1, sizeof *r->held);
+	r->hist = xcalloc((size_t)r->maxe + 1, sizeof *r->hist);
 	for (h = 0; h < p->cl.nhosts; h++) {
 		if (!new_host(p, h))
 			continue;
-		r->hosts[r->nhosts++] = h;
-		r->room += vmp_cap(p, h) - p->cl.load[h];
+		if (r->K == 0 || vmp_cap(p, h) < r->K)
+			r->K = vmp_cap(p, h);
+		if (p->cl.load[h] == 0)
+			r->empty++;
+		else if (vmp_cap(p, h) > p->cl.load[h])
+			r->free_used += vmp_cap(p, h) - p->cl.load[h];
 		for (v = p->cl.host_first[h]; v != CLOUD_NONE; v = p->cl.vm_next[v])
 			r->on_new[p->in.sc.vms[v].tenant]++;
 	}
-	sort_p = p;
-	qsort(r->hosts, r->nhosts, sizeof *r->hosts, by_free_desc);
-	fits = keep_for_failover(p, r) == 0 && hold_present(p, r) == 0;
-	if (!fits)
-		r->room = 0;
-	return fits ? 0 : -1;
+	for (n = 0; n < p->in.sc.ntenants; n++)
+		if (r->on_new[n] > 0 || (extra != NULL && extra[n]))
+			count_tenant(r, r->e[n], 1);
 }
 
 void
@@ -158,101 +73,56 @@ newresv_free(struct newresv *r)
 {
 	free(r->e);
 	free(r->on_new);
-	free(r->nheld);
-	free(r->first_hold);
-	free(r->held);
-	free(r->hold);
-	free(r->kept);
-	free(r->hosts);
+	free(r->hist);
 }
 
-static void
-hold_on(const struct vmp *p, struct newresv *r, size_t n, size_t h)
-{
-	r->held[r->first_hold[n] + (size_t)r->nheld[n]++] = h;
-	r->hold[h]++;
-	r->room--;
-	r->held_on_used += p->cl.load[h] > 0;
-}
-
-/* newresv_add: hold tenant n's scale-out, one VM per host; 0, or -1
- * with nothing held when the partition has not the room. */
-int
-newresv_add(const struct vmp *p, struct newresv *r, size_t n)
-{
-	size_t i, h;
-
-	if (r->e[n] <= 0 || r->nheld[n] > 0)
-		return 0;
-	while (r->cursor < r->nhosts &&
-	    (r->kept[r->hosts[r->cursor]] ||
-	    free_slots(p, r, r->hosts[r->cursor]) <= 0))
-		r->cursor++;
-	for (i = r->cursor; i < r->nhosts && r->nheld[n] < r->e[n]; i++) {
-		h = r->hosts[i];
-		if (!r->kept[h] && free_slots(p, r, h) > 0 &&
-		    !runs_tenant(p, h, n))
-			hold_on(p, r, n, h);
-	}
-	if (r->nheld[n] < r->e[n]) {
-		newresv_drop(p, r, n);
-		return -1;
-	}
-	r->sum += r->e[n];
-	if (r->e[n] > r->top)
-		r->top = r->e[n];
-	return 0;
-}
-
-/* newresv_drop: take back what newresv_add(r, n) held. */
+/* newresv_add: count tenant n, which has no VM in the new partition yet
+ * and is about to move one there. */
 void
-newresv_drop(const struct vmp *p, struct newresv *r, size_t n)
+newresv_add(struct newresv *r, size_t n)
 {
-	size_t h;
-
-	if (r->nheld[n] == r->e[n] && r->e[n] > 0)
-		r->sum -= r->e[n];	/* r->top stays: it only reports */
-	while (r->nheld[n] > 0) {
-		h = r->held[r->first_hold[n] + (size_t)--r->nheld[n]];
-		r->hold[h]--;
-		r->room++;
-		r->held_on_used -= p->cl.load[h] > 0;
-	}
-	r->cursor = 0;		/* those hosts have room again */
+	count_tenant(r, r->e[n], 1);
 }
 
-/* newresv_takes: may VM v move to new host h, keeping the holds? */
-int
-newresv_takes(const struct vmp *p, const struct newresv *r, size_t v,
-    size_t h)
-{
-	size_t n = p->in.sc.vms[v].tenant, i;
-
-	if (r->kept[h] || free_slots(p, r, h) <= 0)
-		return 0;
-	for (i = 0; i < (size_t)r->nheld[n]; i++)
-		if (r->held[r->first_hold[n] + i] == h)
-			return 0;	/* its scale-out is held there */
-	return 1;
-}
-
-/* newresv_moved: a VM moved onto a new host, taking a free slot. */
+/* newresv_drop: take back newresv_add(r, n). */
 void
-newresv_moved(struct newresv *r)
+newresv_drop(struct newresv *r, size_t n)
 {
-	r->room--;
+	count_tenant(r, r->e[n], -1);
 }
 
-/* newresv_hosts: the hosts not in use the paper's way of holding the
- * scale-out would need, max(largest e_n, ceil(sum e_n / K)). */
+/* newresv_room: the VMs the new partition takes beyond the reservation
+ * and F: free slots of hosts in use, and the empty hosts left over. */
 long
-newresv_hosts(const struct vmp *p, const struct newresv *r)
+newresv_room(const struct vmp *p, const struct newresv *r)
 {
-	long K = 0;
-	size_t i;
+	long spare = r->empty - newresv_hosts(r) - p->failover;
 
-	for (i = 0; i < r->nhosts; i++)
-		if (K == 0 || vmp_cap(p, r->hosts[i]) < K)
-			K = vmp_cap(p, r->hosts[i]);
-	return sla_exact_hosts(r->sum, r->top, K);
+	return r->free_used + (spare > 0 ? spare * r->K : 0);
+}
+
+/* newresv_hosts: the hosts the reservation holds now. */
+long
+newresv_hosts(const struct newresv *r)
+{
+	return sla_exact_hosts(r->sum, r->top, r->K);
+}
+
+/* newresv_short: the empty hosts missing for the reservation and F. */
+long
+newresv_short(const struct vmp *p, const struct newresv *r)
+{
+	return newresv_hosts(r) + p->failover - r->empty;
+}
+
+/* newresv_unmove: VM v of the tally goes back from new host h. */
+void
+newresv_unmove(const struct vmp *p, struct newresv *r, size_t v, size_t h)
+{
+	size_t n = p->in.sc.vms[v].tenant;
+
+	if (--r->on_new[n] == 0)
+		count_tenant(r, r->e[n], -1);
+	if (p->cl.load[h] == 0)
+		r->empty++;
 }

@@ -202,47 +202,51 @@ count_new_partition(struct vmp *p, long *used)
 }
 
 /* reservation_json: both scaling reservations of the new partition, and
- * the one used; r is the exact one, held. */
+ * the one used. */
 static json_t *
-reservation_json(const struct vmp *p, const struct newresv *r, long paper)
+reservation_json(const struct vmp *p, long paper)
 {
-	return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I}", "mode",
+	struct newresv r;
+	json_t *o;
+
+	newresv_init(p, &r, NULL);
+	o = json_pack("{s:s, s:I, s:I, s:I, s:I}", "mode",
 	    p->o->reservation == SLA_RESERVE_EXACT ? "exact" : "paper",
 	    "paper", (json_int_t)paper, "exact",
-	    (json_int_t)newresv_hosts(p, r), "scale_out", (json_int_t)r->sum,
-	    "largest_scale_out", (json_int_t)r->top, "held_on_used",
-	    (json_int_t)r->held_on_used);
+	    (json_int_t)newresv_hosts(&r), "scale_out", (json_int_t)r.sum,
+	    "largest_scale_out", (json_int_t)r.top);
+	newresv_free(&r);
+	return o;
 }
 
-/* exact_note: why no VM can move under the exact reservation. */
-static char *
-exact_note(const struct vmp *p, const struct newresv *r, int fits)
+/*
+ * hold_in_slots: when the empty hosts of the new partition cannot hold
+ * the exact reservation and F, hold them in slots (slotresv.c); V_i is
+ * then the slots left, if any.  resv says how much it held on hosts in
+ * use.
+ */
+static void
+hold_in_slots(struct vmp *p, json_t *resv)
 {
-	if (r->kept_count < p->failover)
-		return sched_format("V_i = 0: the new partition has %ld hosts "
-		    "not in use, fewer than the %ld kept empty for failover; no "
-		    "VM can move", p->not_in_use, p->failover);
-	if (!fits)
-		return sched_format("V_i = 0: the scale-out of the tenants of "
-		    "the new partition, one VM per host, does not fit its free "
-		    "slots once %ld hosts are kept empty for failover; no VM can "
-		    "move", p->failover);
-	return sched_format("V_i = 0: the free slots of the new partition "
-	    "hold the scale-out of its tenants (%ld VMs) once %ld hosts are "
-	    "kept empty for failover; no VM can move", r->sum, p->failover);
+	struct slotresv r;
+
+	if (slotresv_init(p, &r) == 0 && r.room > 0) {
+		p->V = r.room;
+		p->in_slots = 1;
+		json_object_set_new(resv, "held_in", json_string("slots"));
+		json_object_set_new(resv, "held_on_used",
+		    json_integer(r.held_on_used));
+	}
+	slotresv_free(&r);
 }
 
-/* equation5: T, S, the reservations and V_i for the new partition;
- * why V_i is 0 or less, for the note. */
-static char *
+/* equation5: T, S, the reservations and V_i for the new partition. */
+static void
 equation5(struct vmp *p)
 {
 	unsigned char *has_new = xcalloc(p->in.sc.ntenants, 1);
 	long used, slowest, new_capacity_per_host, tenants_new, paper;
-	struct newresv r;
 	json_t *how, *resv;
-	char *why;
-	int fits;
 
 	tenant_counts(p, NULL, has_new);
 	slowest = count_new_partition(p, &used);
@@ -252,24 +256,16 @@ equation5(struct vmp *p)
 	p->S = sla_scaling_adjustment(&p->in.sc, p->T);
 	paper = sla_scaling_reservation(p->S, tenants_new,
 	    new_capacity_per_host);
+	resv = reservation_json(p, paper);
+	p->scaling = p->o->reservation == SLA_RESERVE_EXACT ?
+	    json_integer_value(json_object_get(resv, "exact")) : paper;
 	/* the moved VMs need failover too: at least one host's worth */
 	p->failover = sla_failover(&p->o->failover, used > 0 ? used : 1, p->T,
 	    &how);
-	fits = newresv_init(p, &r) == 0;
-	resv = reservation_json(p, &r, paper);
-	if (p->o->reservation == SLA_RESERVE_EXACT) {
-		p->scaling = newresv_hosts(p, &r);
-		p->V = r.room;
-		why = exact_note(p, &r, fits);
-	} else {
-		p->scaling = paper;
-		p->V = (p->not_in_use - p->scaling - p->failover) *
-		    new_capacity_per_host;
-		why = sched_format("V_i = %ld: (%ld hosts of the new partition "
-		    "not in use - %ld scaling - %ld failover) * K'; no VM can "
-		    "move", p->V, p->not_in_use, p->scaling, p->failover);
-	}
-	newresv_free(&r);
+	p->V = (p->not_in_use - p->scaling - p->failover) *
+	    new_capacity_per_host;
+	if (p->o->reservation == SLA_RESERVE_EXACT && p->V <= 0)
+		hold_in_slots(p, resv);
 	json_object_set_new(p->section, "sla", json_pack("{s:I, s:I, s:I, s:I,"
 	    " s:I, s:o, s:I, s:o, s:I, s:I}", "T", (json_int_t)p->T, "S",
 	    (json_int_t)p->S, "A", (json_int_t)tenants_new,
@@ -278,7 +274,6 @@ equation5(struct vmp *p)
 	    "failover_reservation", (json_int_t)p->failover, "failover", how,
 	    "not_in_use", (json_int_t)p->not_in_use, "V_i", (json_int_t)p->V));
 	free(has_new);
-	return why;
 }
 
 static int
@@ -395,13 +390,45 @@ budget(const struct vmp *p, const struct pick *c, size_t n,
 
 /*
  * select_exact: the picks of c[0..n) that the new partition takes while
- * keeping the exact reservations r, in preference order, moved to the
- * front; their count.  A pick of a tenant new to the partition holds
- * its scale-out too, so it may not fit where a later pick of a tenant
- * already there, or at its max, still does.  *room is the slots left.
+ * keeping the exact reservation and F, in preference order, moved to
+ * the front; their count.  A pick of a tenant new to the partition adds
+ * its scale-out to the reservation, so it may not fit where a later
+ * pick of a tenant already there, or at its max, still does.  *room is
+ * the slots left.
  */
 static size_t
-select_exact(const struct vmp *p, struct newresv *r, struct pick *c,
+select_exact(const struct vmp *p, struct pick *c, size_t n,
+    const unsigned char *has_new, unsigned char *first, long *room)
+{
+	struct newresv r;
+	size_t i, k = 0, t;
+	int newcomer;
+
+	memset(first, 0, p->in.sc.ntenants);
+	newresv_init(p, &r, NULL);
+	for (i = 0; i < n; i++) {
+		t = c[i].tenant;
+		if ((newcomer = !has_new[t] && !first[t]))
+			newresv_add(&r, t);
+		if (newresv_room(p, &r) < (long)k + 1) {
+			if (newcomer)	/* the pick waits */
+				newresv_drop(&r, t);
+			continue;
+		}
+		first[t] |= newcomer;
+		c[k++] = c[i];
+	}
+	*room = newresv_room(p, &r) - (long)k;
+	newresv_free(&r);
+	return k;
+}
+
+/*
+ * select_in_slots: select_exact with the reservations held in slots, r:
+ * a pick of a tenant new to the partition holds its scale-out first.
+ */
+static size_t
+select_in_slots(const struct vmp *p, struct slotresv *r, struct pick *c,
     size_t n, const unsigned char *has_new, unsigned char *first,
     long *room)
 {
@@ -412,11 +439,11 @@ select_exact(const struct vmp *p, struct newresv *r, struct pick *c,
 	for (i = 0; i < n; i++) {
 		t = c[i].tenant;
 		newcomer = !has_new[t] && !first[t];
-		if (newcomer && newresv_add(p, r, t) < 0)
+		if (newcomer && slotresv_add(p, r, t) < 0)
 			continue;	/* the pick waits */
 		if (r->room < (long)k + 1) {
 			if (newcomer)
-				newresv_drop(p, r, t);
+				slotresv_drop(p, r, t);
 			continue;
 		}
 		first[t] |= newcomer;
@@ -425,6 +452,36 @@ select_exact(const struct vmp *p, struct newresv *r, struct pick *c,
 	*room = r->room - (long)k;
 	return k;
 }
+
+/* keep_reservation: undo the last moves of c[0..n) until the empty
+ * hosts of the new partition hold the exact reservation and F again
+ * (a VM that anti-affinity sends to an empty host costs a whole host);
+ * the moves left. */
+static size_t
+keep_reservation(struct vmp *p, struct pick *c, size_t n, size_t moved,
+    const unsigned char *has_new, unsigned char *first)
+{
+	struct newresv r;
+	size_t i = n;
+
+	newresv_init(p, &r, NULL);
+	while (newresv_short(p, &r) > 0 && i > 0) {
+		if (c[--i].to == NONE)
+			continue;
+		cloud_move(&p->cl, c[i].vm, c[i].from);
+		newresv_unmove(p, &r, c[i].vm, c[i].to);
+		c[i].to = NONE;
+		moved--;
+		p->cursor = 0;	/* the host has room again */
+	}
+	newresv_free(&r);
+	memset(first, 0, p->in.sc.ntenants);
+	for (i = 0; i < n; i++)
+		if (c[i].to != NONE && !has_new[c[i].tenant])
+			first[c[i].tenant] = 1;
+	return moved;
+}
+
 
 /* host_score: VMs on host h of the groups chosen this sub-iteration. */
 static long
@@ -489,10 +546,10 @@ index_new_hosts(struct vmp *p)
 }
 
 /* destination: a host of v's new partition with room and no VM of its
- * group, that keeps the reservations r (NULL: the paper's); a bounded
- * number of hosts with room is tried. */
+ * group, that keeps the slots held in r (NULL: none); a bounded number
+ * of hosts with room is tried. */
 static size_t
-destination(struct vmp *p, size_t v, const struct newresv *r)
+destination(struct vmp *p, size_t v, const struct slotresv *r)
 {
 	size_t dom = p->cl.domain[p->cl.vm_host[v]], i, h, tried = 0;
 
@@ -502,7 +559,7 @@ destination(struct vmp *p, size_t v, const struct newresv *r)
 	for (i = p->cursor; i < p->nnew && tried < SCAN_LIMIT; i++) {
 		h = p->new_hosts[i];
 		if (p->cl.domain[h] != dom || p->cl.load[h] >= vmp_cap(p, h) ||
-		    (r != NULL && !newresv_takes(p, r, v, h)))
+		    (r != NULL && !slotresv_takes(p, r, v, h)))
 			continue;
 		tried++;
 		if (cloud_fits(&p->cl, v, h, vmp_cap(p, h)))
@@ -571,12 +628,12 @@ tenant_ids(const struct vmp *p, const unsigned char *first)
 	return ids;
 }
 
-/* move_picks: choose and move the VMs of c[0..n), keeping the
- * reservations r (NULL: the paper's); the moved count.  The source
- * products are kept for the schedule. */
+/* move_picks: choose and move the VMs of c[0..n), keeping the slots
+ * held in r (NULL: none); the moved count.  The source products are
+ * kept for the schedule. */
 static size_t
 move_picks(struct vmp *p, struct pick *c, size_t n, struct hv_product *src,
-    struct newresv *r)
+    struct slotresv *r)
 {
 	unsigned char *chosen = xcalloc(p->cl.ngroups, 1);
 	size_t i, moved = 0;
@@ -594,7 +651,7 @@ move_picks(struct vmp *p, struct pick *c, size_t n, struct hv_product *src,
 		if (c[i].to != NONE) {
 			cloud_move(&p->cl, c[i].vm, c[i].to);
 			if (r != NULL)
-				newresv_moved(r);
+				slotresv_moved(r);
 			moved++;
 		}
 	}
@@ -604,17 +661,20 @@ move_picks(struct vmp *p, struct pick *c, size_t n, struct hv_product *src,
 
 /* sub_iteration_budget: the picks of c[0..n) this sub-iteration takes,
  * moved to the front, and *n their count; the budget they were given,
- * within what is left of V_i.  r: the exact reservations, held. */
+ * within what is left of V_i.  r: the slots held, or NULL. */
 static long
 sub_iteration_budget(struct vmp *p, struct pick *c, size_t *n,
     const unsigned char *has_new, unsigned char *first, long moved,
-    struct newresv *r)
+    struct slotresv *r)
 {
 	long b, A;
 
 	if (r != NULL) {
-		*n = select_exact(p, r, c, *n, has_new, first, &b);
+		*n = select_in_slots(p, r, c, *n, has_new, first, &b);
 		b += (long)*n;	/* the budget these picks were given */
+	} else if (p->o->reservation == SLA_RESERVE_EXACT) {
+		*n = select_exact(p, c, *n, has_new, first, &b);
+		b += (long)*n;
 	} else {
 		b = budget(p, c, *n, has_new, first, moved, &A);
 		if (b < (long)*n)   /* fewer first-timers can only help */
@@ -622,9 +682,10 @@ sub_iteration_budget(struct vmp *p, struct pick *c, size_t *n,
 			    has_new, first, moved, &A);
 	}
 	/*
-	 * equation (5) bounds the iteration: the exact room is the room
-	 * left now, not what is left of V_i; the last picks wait (fewer
-	 * newcomers only leave more room)
+	 * equation (5) bounds the iteration: the exact room also
+	 * counts free slots of new hosts in use and is the room
+	 * left now, not what is left of V_i; the last picks wait
+	 * (fewer newcomers only leave more room)
 	 */
 	if (b > p->V - moved)
 		b = p->V - moved;
@@ -641,23 +702,24 @@ sub_iterations(struct vmp *p)
 	long *old = xcalloc(p->in.sc.ntenants, sizeof *old), moved = 0, b;
 	unsigned char *has_new = xcalloc(p->in.sc.ntenants, 1);
 	unsigned char *first = xcalloc(p->in.sc.ntenants, 1);
-	int exact = p->o->reservation == SLA_RESERVE_EXACT;
 	json_t *list = json_array();
-	struct newresv r;
+	struct slotresv slots, *r = p->in_slots ? &slots : NULL;
 	size_t n, w, j;
 
 	for (j = 1; moved < p->V; j++) {
 		tenant_counts(p, old, has_new);
 		if ((n = candidates(p, c, old)) == 0)
 			break;
-		if (exact)
-			newresv_init(p, &r);	/* room 0 when it fails */
-		b = sub_iteration_budget(p, c, &n, has_new, first, moved,
-		    exact ? &r : NULL);
-		w = b > 0 && n > 0 ? move_picks(p, c, n, src,
-		    exact ? &r : NULL) : 0;
-		if (exact)
-			newresv_free(&r);
+		if (r != NULL)
+			slotresv_init(p, r);	/* room 0 when it fails */
+		b = sub_iteration_budget(p, c, &n, has_new, first, moved, r);
+		w = b > 0 && n > 0 ? move_picks(p, c, n, src, r) : 0;
+		if (r != NULL)
+			slotresv_free(r);
+		/* in slots, no move takes what the reservation holds */
+		if (w > 0 && r == NULL &&
+		    p->o->reservation == SLA_RESERVE_EXACT)
+			w = keep_reservation(p, c, n, w, has_new, first);
 		if (w == 0)
 			break;
 		moved += (long)w;
@@ -714,14 +776,16 @@ plan_migrations(struct vmp *p)
 		return status(p, "done", "no VM of the old version is left");
 	index_groups(p);
 	index_new_hosts(p);
-	note = equation5(p);
+	equation5(p);
 	if (p->V <= 0) {
+		note = sched_format("V_i = %ld: (%ld hosts of the new partition "
+		    "not in use - %ld scaling - %ld failover) * K'; no VM can "
+		    "move", p->V, p->not_in_use, p->scaling, p->failover);
 		status(p, "suspended", note);
 		free(note);
 		json_object_set_new(p->section, "sub_iterations", json_array());
 		return;
 	}
-	free(note);
 	sub_iterations(p);
 	status(p, "planned", NULL);
 }

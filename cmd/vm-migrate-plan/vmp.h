@@ -78,6 +78,7 @@ struct vmp {
 	size_t *new_hosts;	/* hosts VMs may move to, fuller first */
 	size_t nnew, cursor;	/* before cursor: all full */
 	long not_in_use, scaling, failover, S, T, V;
+	int in_slots;		/* V_i held in slots (slotresv.c) */
 	json_t *section;	/* the migrations section being built */
 	struct conditions cond;	/* the actions scheduled so far */
 };
@@ -86,8 +87,31 @@ struct vmp {
 int replay_step3(struct vmp *p, json_t *doc);
 void find_ready(struct vmp *p);
 
-/* newresv.c: the exact reservations of the new partition, in slots. */
+/* newresv.c: the exact scaling reservation of the new partition. */
 struct newresv {
+	long *e;		/* tenant -> e_n for T */
+	long *on_new;		/* tenant -> its VMs in the new partition */
+	long *hist;		/* e -> tenants counted with that e_n */
+	long maxe, top;		/* the largest e_n of all, and of those counted */
+	long sum;		/* sum of the e_n counted */
+	long empty;		/* new hosts in service without VMs */
+	long free_used;		/* free slots of the new hosts in use */
+	long K;			/* the smallest capacity of a new host */
+};
+void newresv_init(const struct vmp *p, struct newresv *r,
+    const unsigned char *extra);
+void newresv_free(struct newresv *r);
+void newresv_add(struct newresv *r, size_t n);
+void newresv_drop(struct newresv *r, size_t n);
+long newresv_room(const struct vmp *p, const struct newresv *r);
+long newresv_hosts(const struct newresv *r);
+long newresv_short(const struct vmp *p, const struct newresv *r);
+void newresv_unmove(const struct vmp *p, struct newresv *r, size_t v,
+    size_t h);
+
+/* slotresv.c: the same reservations held in slots, when whole hosts
+ * leave no room. */
+struct slotresv {
 	long *e;		/* tenant -> e_n for T */
 	long *on_new;		/* tenant -> its VMs in the new partition */
 	long *nheld;		/* tenant -> hosts its scale-out is held on */
@@ -102,14 +126,13 @@ struct newresv {
 	long sum, top;		/* scale-out held: VMs, largest e_n */
 	long held_on_used;	/* of sum, held on hosts in use */
 };
-int newresv_init(const struct vmp *p, struct newresv *r);
-void newresv_free(struct newresv *r);
-int newresv_add(const struct vmp *p, struct newresv *r, size_t n);
-void newresv_drop(const struct vmp *p, struct newresv *r, size_t n);
-int newresv_takes(const struct vmp *p, const struct newresv *r, size_t v,
+int slotresv_init(const struct vmp *p, struct slotresv *r);
+void slotresv_free(struct slotresv *r);
+int slotresv_add(const struct vmp *p, struct slotresv *r, size_t n);
+void slotresv_drop(const struct vmp *p, struct slotresv *r, size_t n);
+int slotresv_takes(const struct vmp *p, const struct slotresv *r, size_t v,
     size_t h);
-void newresv_moved(struct newresv *r);
-long newresv_hosts(const struct vmp *p, const struct newresv *r);
+void slotresv_moved(struct slotresv *r);
 
 /* subiter.c */
 void plan_migrations(struct vmp *p);

@@ -161,6 +161,9 @@ void verdict_say(struct verdict *v, const char *fmt, ...)
     DIAG_PRINTF(2, 3);
 void eliminate(struct bs *b, size_t g, struct verdict *v);
 int group_pending(const struct bs *b, size_t g);
+/* split_waits_for: for a group of a split-mode partition waiting for an
+ * earlier one, a resource of that partition still pending, else NONE. */
+size_t split_waits_for(const struct bs *b, size_t g);
 /* split_partner: for a group of a split-mode partition with a later
  * partition still pending, that partition's group, else NONE. */
 size_t split_partner(const struct bs *b, size_t g);

@@ -92,6 +92,7 @@ index_graphs(struct bs *b)
 static void
 bs_free(struct bs *b)
 {
+	free(b->slot_hold);
 	size_t g;
 
 	for (g = 0; g < b->in.cg.ngroups && b->why != NULL; g++)

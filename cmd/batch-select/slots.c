@@ -20,21 +20,6 @@
 #include "sla.h"
 #include "xalloc.h"
 
-struct tenant_e {
-	long e;
-	size_t n;
-};
-
-static int
-by_scale_out_desc(const void *x, const void *y)
-{
-	const struct tenant_e *a = x, *b = y;
-
-	if (a->e != b->e)
-		return a->e > b->e ? -1 : 1;
-	return a->n < b->n ? -1 : a->n > b->n;
-}
-
 static const struct cloud *sort_cl;
 
 static int
@@ -49,17 +34,6 @@ by_room_desc(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-static int
-runs_tenant(const struct bs *b, size_t h, size_t n)
-{
-	size_t v;
-
-	for (v = b->cl.host_first[h]; v != CLOUD_NONE; v = b->cl.vm_next[v])
-		if (b->in.sc.vms[v].tenant == n)
-			return 1;
-	return 0;
-}
-
 /* hold_tenant: up to e free slots on distinct hosts[] that run no VM
  * of tenant n; the VMs left to hold on hosts not in use. */
 static long
@@ -71,7 +45,7 @@ hold_tenant(struct bs *b, const size_t *hosts, size_t nh, size_t n, long e)
 		size_t h = hosts[i];
 
 		if (b->cl.cap[h] - b->cl.load[h] - b->slot_hold[h] > 0 &&
-		    !runs_tenant(b, h, n)) {
+		    !cloud_runs_tenant(&b->cl, h, n)) {
 			b->slot_hold[h]++;
 			e--;
 		}
@@ -100,7 +74,7 @@ release_slots(struct bs *b)
 long
 hold_in_slots(struct bs *b, long K)
 {
-	struct tenant_e *t = xmalloc((b->in.sc.ntenants + 1) * sizeof *t);
+	struct sla_scale_out *t = xmalloc((b->in.sc.ntenants + 1) * sizeof *t);
 	size_t *hosts = xmalloc((b->cl.nhosts + 1) * sizeof *hosts);
 	size_t nt = 0, nh = 0, n, h;
 	long e, rest = 0, largest = 0;
@@ -109,8 +83,8 @@ hold_in_slots(struct bs *b, long K)
 	b->slot_hold = xcalloc(b->cl.nhosts, sizeof *b->slot_hold);
 	for (n = 0; n < b->in.sc.ntenants; n++)
 		if ((e = tenant_scale_out_of(b, n)) > 0)
-			t[nt++] = (struct tenant_e){ e, n };
-	qsort(t, nt, sizeof *t, by_scale_out_desc);
+			t[nt++] = (struct sla_scale_out){ e, n };
+	sla_order(t, nt);
 	for (h = 0; h < b->cl.nhosts; h++)
 		if (b->cl.usable[h] && b->cl.part[h] == PART_OLD &&
 		    b->cl.load[h] > 0)
@@ -118,7 +92,7 @@ hold_in_slots(struct bs *b, long K)
 	sort_cl = &b->cl;
 	qsort(hosts, nh, sizeof *hosts, by_room_desc);
 	for (n = 0; n < nt; n++)
-		if ((e = hold_tenant(b, hosts, nh, t[n].n, t[n].e)) > 0) {
+		if ((e = hold_tenant(b, hosts, nh, t[n].tenant, t[n].e)) > 0) {
 			rest += e;	/* one per host there too */
 			if (e > largest)
 				largest = e;

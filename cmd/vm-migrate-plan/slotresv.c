@@ -51,18 +51,6 @@ by_free_desc(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-/* runs_tenant: does host h run a VM of tenant n? */
-static int
-runs_tenant(const struct vmp *p, size_t h, size_t n)
-{
-	size_t v;
-
-	for (v = p->cl.host_first[h]; v != CLOUD_NONE; v = p->cl.vm_next[v])
-		if (p->in.sc.vms[v].tenant == n)
-			return 1;
-	return 0;
-}
-
 /* keep_for_failover: the F empty hosts with most slots (the first
  * empty ones of r->hosts); 0, or -1 when fewer than F are empty. */
 static int
@@ -79,36 +67,21 @@ keep_for_failover(const struct vmp *p, struct slotresv *r)
 	return r->kept_count < p->failover ? -1 : 0;
 }
 
-/* by_scale_out_desc: the largest scale-out first, then tenant order. */
-struct tenant_e {
-	long e;
-	size_t n;
-};
-static int
-by_scale_out_desc(const void *x, const void *y)
-{
-	const struct tenant_e *a = x, *b = y;
-
-	if (a->e != b->e)
-		return a->e > b->e ? -1 : 1;
-	return a->n < b->n ? -1 : a->n > b->n;
-}
-
 /* hold_present: hold the scale-out of the tenants already in the new
  * partition, largest first (the order that fits most); 0, or -1. */
 static int
 hold_present(const struct vmp *p, struct slotresv *r)
 {
-	struct tenant_e *t = xmalloc((p->in.sc.ntenants + 1) * sizeof *t);
+	struct sla_scale_out *t = xmalloc((p->in.sc.ntenants + 1) * sizeof *t);
 	size_t n, k = 0;
 	int status = 0;
 
 	for (n = 0; n < p->in.sc.ntenants; n++)
 		if (r->on_new[n] > 0 && r->e[n] > 0)
-			t[k++] = (struct tenant_e){ r->e[n], n };
-	qsort(t, k, sizeof *t, by_scale_out_desc);
+			t[k++] = (struct sla_scale_out){ r->e[n], n };
+	sla_order(t, k);
 	for (n = 0; n < k && status == 0; n++)
-		status = slotresv_add(p, r, t[n].n);
+		status = slotresv_add(p, r, t[n].tenant);
 	free(t);
 	return status;
 }
@@ -192,7 +165,7 @@ slotresv_add(const struct vmp *p, struct slotresv *r, size_t n)
 	for (i = r->cursor; i < r->nhosts && r->nheld[n] < r->e[n]; i++) {
 		h = r->hosts[i];
 		if (!r->kept[h] && free_slots(p, r, h) > 0 &&
-		    !runs_tenant(p, h, n))
+		    !cloud_runs_tenant(&p->cl, h, n))
 			hold_on(p, r, n, h);
 	}
 	if (r->nheld[n] < r->e[n]) {

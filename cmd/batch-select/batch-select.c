@@ -152,6 +152,7 @@ select_batch(void *options, json_t *doc)
 		initial_batch(&b);
 		final_batch(&b);
 		drop_idle_consolidation(&b);
+		select_in_slots(&b);
 		/* built first, put second: the batch goes before it */
 		sched = build_schedule(&b);
 		state_put(doc, SECTION_BATCH, batch_section(&b));

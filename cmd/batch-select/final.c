@@ -120,13 +120,13 @@ reservation_json(const struct bs *b)
 }
 
 /* try_slots: Z_i with the scale-out held in slots where it fits
- * (slots.c), kept when some host may then go. */
+ * (slots.c), kept when more hosts may then go. */
 static void
 try_slots(struct bs *b, long K)
 {
 	long rest = hold_in_slots(b, K);
 
-	if (b->res.idle - rest - b->F <= 0) {
+	if (b->res.idle - rest - b->F <= (b->Z > 0 ? b->Z : 0)) {
 		release_slots(b);
 		return;
 	}
@@ -155,8 +155,8 @@ sla_terms(struct bs *b)
 	b->empty_left = b->res.idle;
 	b->guard_idle = b->res.exact_applies && used > 0;
 	/* whole hosts leave no room: the scale-out in slots (slots.c) */
-	if (b->o->reservation == SLA_RESERVE_EXACT && used > 0 && b->Z <= 0 &&
-	    b->res.idle > b->F)
+	if (b->o->reservation == SLA_RESERVE_EXACT && used > 0 &&
+	    (b->Z <= 0 || b->slots_wanted) && b->res.idle > b->F)
 		try_slots(b, K > 0 ? K : 1);
 	b->dedicated_left = b->o->dedicated;
 	b->sla = json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:I, s:o, s:I, "

@@ -111,7 +111,7 @@ struct bs {
 	int guard_idle;		/* keep exact reservation + F of them */
 	long *slot_hold;	/* host -> slots held (slots.c), or NULL */
 	long held_on_used;	/* their sum */
-	int slots_wanted;	/* an empty batch: try slots whatever Z_i */
+	int slots_wanted;	/* whole hosts let no group go: try slots */
 };
 
 /* plan.c: held_out: v's resource is kept out of service by its operator

@@ -154,9 +154,8 @@ sla_terms(struct bs *b)
 	b->Z = used == 0 ? all : free_hosts - b->res.used - b->F;
 	b->empty_left = b->res.idle;
 	b->guard_idle = b->res.exact_applies && used > 0;
-	/* whole hosts leave no room: the scale-out in slots (slots.c) */
-	if (b->o->reservation == SLA_RESERVE_EXACT && used > 0 &&
-	    (b->Z <= 0 || b->slots_wanted) && b->res.idle > b->F)
+	/* whole hosts let no group go: the scale-out in slots (slots.c) */
+	if (b->slots_wanted && used > 0 && b->res.idle > b->F)
 		try_slots(b, K > 0 ? K : 1);
 	b->dedicated_left = b->o->dedicated;
 	b->sla = json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:I, s:o, s:I, "

@@ -1,9 +1,9 @@
 /*
  * slots.c: the exact scaling reservation of the old partition held in
  * slots, for when whole hosts leave no room (issue 41).  Equation (3)
- * counts the hosts not in use; when the scaling reservation and F take
- * them all (Z_i <= 0), or leave too few for any group, while the hosts
- * in use have free slots, the upgrade would wait for good.  Each tenant of A_i then holds its e_n
+ * counts the hosts not in use; when the scaling reservation and F leave
+ * too few of them for any group to go while the hosts in use have free
+ * slots, the upgrade would wait for good.  Each tenant of A_i then holds its e_n
  * VMs one per host on hosts in use that run no VM of it (a new VM may
  * join any of its anti-affinity groups), the largest e_n first on the
  * hosts with most room, and a held slot is taken off its host's
@@ -109,8 +109,7 @@ hold_in_slots(struct bs *b, long K)
 void
 select_in_slots(struct bs *b)
 {
-	if (b->nfinal > 0 || b->o->reservation != SLA_RESERVE_EXACT ||
-	    b->slot_hold != NULL)
+	if (b->nfinal > 0 || b->o->reservation != SLA_RESERVE_EXACT)
 		return;
 	b->slots_wanted = 1;
 	final_batch_again(b);

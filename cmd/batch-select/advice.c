@@ -290,6 +290,32 @@ sponsor_advice(const struct bs *b, json_t *list)
 	json_decref(seen);
 }
 
+/* split_advice: a split-mode partition that waits for an earlier one
+ * held by a resource the upgrade cannot take further (failed, isolated
+ * or down) waits for good: only its repair lets it go (issue 41). */
+static void
+split_advice(const struct bs *b, json_t *list)
+{
+	const char *rule, *why;
+	size_t g, e;
+
+	for (g = 0; g < b->in.cg.ngroups; g++) {
+		rule = b->why[g] ? json_string_value(json_object_get(b->why[g],
+		    "rule")) : NULL;
+		if (rule == NULL || strcmp(rule, "upgrade-method-order") != 0 ||
+		    (e = split_waits_for(b, g)) == NONE ||
+		    (why = why_out(b, e)) == NULL ||
+		    strcmp(why, "deactivated") == 0)
+			continue;
+		add(list, json_pack("{s:s, s:s, s:s}", "kind", "split-partner",
+		    "group", b->in.cg.groups[g].id, "waits_for",
+		    b->in.rg.v[e].id), "%s waits in split mode for %s (%s): "
+		    "repair %s and bring it back into service, then resume",
+		    b->in.cg.groups[g].id, b->in.rg.v[e].id, why,
+		    b->in.rg.v[e].id);
+	}
+}
+
 json_t *
 advice(const struct bs *b)
 {
@@ -299,5 +325,6 @@ advice(const struct bs *b)
 	storage_advice(b, list);
 	single_homed_advice(b, list);
 	sponsor_advice(b, list);
+	split_advice(b, list);
 	return list;
 }

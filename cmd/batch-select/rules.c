@@ -769,6 +769,22 @@ peer_partner(const struct bs *b, size_t g)
 }
 
 size_t
+split_waits_for(const struct bs *b, size_t g)
+{
+	const struct cg_group *grp = &b->in.cg.groups[g];
+	size_t m, x, u, e;
+
+	for (m = 0; m < grp->nmembers; m++) {
+		x = grp->members[m];
+		if ((u = b->split_unit[x]) != NONE && group_in_unit(&b->in.cg,
+		    g, u) && (e = earlier_pending(b, u, b->split_part[x])) !=
+		    NONE)
+			return e;
+	}
+	return NONE;
+}
+
+size_t
 split_partner(const struct bs *b, size_t g)
 {
 	const struct cg_group *grp = &b->in.cg.groups[g];

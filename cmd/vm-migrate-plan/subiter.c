@@ -219,6 +219,27 @@ reservation_json(const struct vmp *p, long paper)
 	return o;
 }
 
+/*
+ * hold_in_slots: when the empty hosts of the new partition cannot hold
+ * the exact reservation and F, hold them in slots (slotresv.c); V_i is
+ * then the slots left, if any.  resv says how much it held on hosts in
+ * use.
+ */
+static void
+hold_in_slots(struct vmp *p, json_t *resv)
+{
+	struct slotresv r;
+
+	if (slotresv_init(p, &r) == 0 && r.room > 0) {
+		p->V = r.room;
+		p->in_slots = 1;
+		json_object_set_new(resv, "held_in", json_string("slots"));
+		json_object_set_new(resv, "held_on_used",
+		    json_integer(r.held_on_used));
+	}
+	slotresv_free(&r);
+}
+
 /* equation5: T, S, the reservations and V_i for the new partition. */
 static void
 equation5(struct vmp *p)
@@ -243,6 +264,8 @@ equation5(struct vmp *p)
 	    &how);
 	p->V = (p->not_in_use - p->scaling - p->failover) *
 	    new_capacity_per_host;
+	if (p->o->reservation == SLA_RESERVE_EXACT && p->V <= 0)
+		hold_in_slots(p, resv);
 	json_object_set_new(p->section, "sla", json_pack("{s:I, s:I, s:I, s:I,"
 	    " s:I, s:o, s:I, s:o, s:I, s:I}", "T", (json_int_t)p->T, "S",
 	    (json_int_t)p->S, "A", (json_int_t)tenants_new,
@@ -400,6 +423,36 @@ select_exact(const struct vmp *p, struct pick *c, size_t n,
 	return k;
 }
 
+/*
+ * select_in_slots: select_exact with the reservations held in slots, r:
+ * a pick of a tenant new to the partition holds its scale-out first.
+ */
+static size_t
+select_in_slots(const struct vmp *p, struct slotresv *r, struct pick *c,
+    size_t n, const unsigned char *has_new, unsigned char *first,
+    long *room)
+{
+	size_t i, k = 0, t;
+	int newcomer;
+
+	memset(first, 0, p->in.sc.ntenants);
+	for (i = 0; i < n; i++) {
+		t = c[i].tenant;
+		newcomer = !has_new[t] && !first[t];
+		if (newcomer && slotresv_add(p, r, t) < 0)
+			continue;	/* the pick waits */
+		if (r->room < (long)k + 1) {
+			if (newcomer)
+				slotresv_drop(p, r, t);
+			continue;
+		}
+		first[t] |= newcomer;
+		c[k++] = c[i];
+	}
+	*room = r->room - (long)k;
+	return k;
+}
+
 /* keep_reservation: undo the last moves of c[0..n) until the empty
  * hosts of the new partition hold the exact reservation and F again
  * (a VM that anti-affinity sends to an empty host costs a whole host);
@@ -493,9 +546,10 @@ index_new_hosts(struct vmp *p)
 }
 
 /* destination: a host of v's new partition with room and no VM of its
- * group; a bounded number of hosts with room is tried. */
+ * group, that keeps the slots held in r (NULL: none); a bounded number
+ * of hosts with room is tried. */
 static size_t
-destination(struct vmp *p, size_t v)
+destination(struct vmp *p, size_t v, const struct slotresv *r)
 {
 	size_t dom = p->cl.domain[p->cl.vm_host[v]], i, h, tried = 0;
 
@@ -504,7 +558,8 @@ destination(struct vmp *p, size_t v)
 		p->cursor++;
 	for (i = p->cursor; i < p->nnew && tried < SCAN_LIMIT; i++) {
 		h = p->new_hosts[i];
-		if (p->cl.domain[h] != dom || p->cl.load[h] >= vmp_cap(p, h))
+		if (p->cl.domain[h] != dom || p->cl.load[h] >= vmp_cap(p, h) ||
+		    (r != NULL && !slotresv_takes(p, r, v, h)))
 			continue;
 		tried++;
 		if (cloud_fits(&p->cl, v, h, vmp_cap(p, h)))
@@ -573,10 +628,12 @@ tenant_ids(const struct vmp *p, const unsigned char *first)
 	return ids;
 }
 
-/* move_picks: choose and move the VMs of c[0..n); the moved count.
- * The source products are kept for the schedule. */
+/* move_picks: choose and move the VMs of c[0..n), keeping the slots
+ * held in r (NULL: none); the moved count.  The source products are
+ * kept for the schedule. */
 static size_t
-move_picks(struct vmp *p, struct pick *c, size_t n, struct hv_product *src)
+move_picks(struct vmp *p, struct pick *c, size_t n, struct hv_product *src,
+    struct slotresv *r)
 {
 	unsigned char *chosen = xcalloc(p->cl.ngroups, 1);
 	size_t i, moved = 0;
@@ -590,9 +647,11 @@ move_picks(struct vmp *p, struct pick *c, size_t n, struct hv_product *src)
 	for (i = 0; i < n; i++) {
 		c[i].from = p->cl.vm_host[c[i].vm];
 		src[i] = hv_after(p, c[i].from);
-		c[i].to = destination(p, c[i].vm);
+		c[i].to = destination(p, c[i].vm, r);
 		if (c[i].to != NONE) {
 			cloud_move(&p->cl, c[i].vm, c[i].to);
+			if (r != NULL)
+				slotresv_moved(r);
 			moved++;
 		}
 	}
@@ -600,46 +659,68 @@ move_picks(struct vmp *p, struct pick *c, size_t n, struct hv_product *src)
 	return moved;
 }
 
+/* sub_iteration_budget: the picks of c[0..n) this sub-iteration takes,
+ * moved to the front, and *n their count; the budget they were given,
+ * within what is left of V_i.  r: the slots held, or NULL. */
+static long
+sub_iteration_budget(struct vmp *p, struct pick *c, size_t *n,
+    const unsigned char *has_new, unsigned char *first, long moved,
+    struct slotresv *r)
+{
+	long b, A;
+
+	if (r != NULL) {
+		*n = select_in_slots(p, r, c, *n, has_new, first, &b);
+		b += (long)*n;	/* the budget these picks were given */
+	} else if (p->o->reservation == SLA_RESERVE_EXACT) {
+		*n = select_exact(p, c, *n, has_new, first, &b);
+		b += (long)*n;
+	} else {
+		b = budget(p, c, *n, has_new, first, moved, &A);
+		if (b < (long)*n)   /* fewer first-timers can only help */
+			b = budget(p, c, *n = b > 0 ? (size_t)b : 0,
+			    has_new, first, moved, &A);
+	}
+	/*
+	 * equation (5) bounds the iteration: the exact room also
+	 * counts free slots of new hosts in use and is the room
+	 * left now, not what is left of V_i; the last picks wait
+	 * (fewer newcomers only leave more room)
+	 */
+	if (b > p->V - moved)
+		b = p->V - moved;
+	if ((long)*n > b)
+		*n = b > 0 ? (size_t)b : 0;
+	return b;
+}
+
 static void
 sub_iterations(struct vmp *p)
 {
 	struct pick *c = xcalloc(p->cl.ngroups, sizeof *c);
 	struct hv_product *src = xcalloc(p->cl.ngroups, sizeof *src);
-	long *old = xcalloc(p->in.sc.ntenants, sizeof *old), moved = 0, b, A;
+	long *old = xcalloc(p->in.sc.ntenants, sizeof *old), moved = 0, b;
 	unsigned char *has_new = xcalloc(p->in.sc.ntenants, 1);
 	unsigned char *first = xcalloc(p->in.sc.ntenants, 1);
 	json_t *list = json_array();
+	struct slotresv slots, *r = p->in_slots ? &slots : NULL;
 	size_t n, w, j;
 
 	for (j = 1; moved < p->V; j++) {
 		tenant_counts(p, old, has_new);
 		if ((n = candidates(p, c, old)) == 0)
 			break;
-		if (p->o->reservation == SLA_RESERVE_EXACT) {
-			n = select_exact(p, c, n, has_new, first, &b);
-			b += (long)n;	/* the budget these picks were given */
-			A = count_A(p, has_new, first);
-		} else {
-			b = budget(p, c, n, has_new, first, moved, &A);
-			if (b < (long)n)   /* fewer first-timers can only help */
-				b = budget(p, c, n = b > 0 ? (size_t)b : 0,
-				    has_new, first, moved, &A);
-		}
-		/*
-		 * equation (5) bounds the iteration: the exact room also
-		 * counts free slots of new hosts in use and is the room
-		 * left now, not what is left of V_i; the last picks wait
-		 * (fewer newcomers only leave more room)
-		 */
-		if (b > p->V - moved)
-			b = p->V - moved;
-		if ((long)n > b)
-			n = b > 0 ? (size_t)b : 0;
-		if (b <= 0 || n == 0 ||
-		    (w = move_picks(p, c, n, src)) == 0)
-			break;
-		if (p->o->reservation == SLA_RESERVE_EXACT &&
-		    (w = keep_reservation(p, c, n, w, has_new, first)) == 0)
+		if (r != NULL)
+			slotresv_init(p, r);	/* room 0 when it fails */
+		b = sub_iteration_budget(p, c, &n, has_new, first, moved, r);
+		w = b > 0 && n > 0 ? move_picks(p, c, n, src, r) : 0;
+		if (r != NULL)
+			slotresv_free(r);
+		/* in slots, no move takes what the reservation holds */
+		if (w > 0 && r == NULL &&
+		    p->o->reservation == SLA_RESERVE_EXACT)
+			w = keep_reservation(p, c, n, w, has_new, first);
+		if (w == 0)
 			break;
 		moved += (long)w;
 		json_array_append_new(list, json_pack("{s:I, s:I, s:I, s:o, "

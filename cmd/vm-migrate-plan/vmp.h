@@ -78,6 +78,7 @@ struct vmp {
 	size_t *new_hosts;	/* hosts VMs may move to, fuller first */
 	size_t nnew, cursor;	/* before cursor: all full */
 	long not_in_use, scaling, failover, S, T, V;
+	int in_slots;		/* V_i held in slots (slotresv.c) */
 	json_t *section;	/* the migrations section being built */
 	struct conditions cond;	/* the actions scheduled so far */
 };
@@ -107,6 +108,31 @@ long newresv_hosts(const struct newresv *r);
 long newresv_short(const struct vmp *p, const struct newresv *r);
 void newresv_unmove(const struct vmp *p, struct newresv *r, size_t v,
     size_t h);
+
+/* slotresv.c: the same reservations held in slots, when whole hosts
+ * leave no room. */
+struct slotresv {
+	long *e;		/* tenant -> e_n for T */
+	long *on_new;		/* tenant -> its VMs in the new partition */
+	long *nheld;		/* tenant -> hosts its scale-out is held on */
+	size_t *first_hold;	/* tenant -> its slice of held (e_n long) */
+	size_t *held;		/* those hosts */
+	long *hold;		/* compute host -> slots held on it */
+	unsigned char *kept;	/* compute host -> kept empty for failover */
+	size_t *hosts;		/* new hosts in service, most room first */
+	size_t nhosts, cursor;	/* before cursor: no room to hold */
+	long kept_count;	/* hosts kept for failover */
+	long room;		/* free slots neither held nor kept */
+	long sum, top;		/* scale-out held: VMs, largest e_n */
+	long held_on_used;	/* of sum, held on hosts in use */
+};
+int slotresv_init(const struct vmp *p, struct slotresv *r);
+void slotresv_free(struct slotresv *r);
+int slotresv_add(const struct vmp *p, struct slotresv *r, size_t n);
+void slotresv_drop(const struct vmp *p, struct slotresv *r, size_t n);
+int slotresv_takes(const struct vmp *p, const struct slotresv *r, size_t v,
+    size_t h);
+void slotresv_moved(struct slotresv *r);
 
 /* subiter.c */
 void plan_migrations(struct vmp *p);

@@ -148,6 +148,17 @@ cloud_has_group(const struct cloud *cl, size_t h, size_t g)
 }
 
 int
+cloud_runs_tenant(const struct cloud *cl, size_t h, size_t n)
+{
+	size_t v;
+
+	for (v = cl->host_first[h]; v != CLOUD_NONE; v = cl->vm_next[v])
+		if (cl->sc->vms[v].tenant == n)
+			return 1;
+	return 0;
+}
+
+int
 cloud_live(const struct cloud *cl, size_t vm)
 {
 	return cl->sc->vms[vm].live;

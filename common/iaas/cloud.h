@@ -67,6 +67,8 @@ void cloud_init(struct cloud *cl, const struct sysconf *sc);
 void cloud_free(struct cloud *cl);
 
 /* cloud_has_group: does host h run a VM of anti-affinity group g? */
+/* cloud_runs_tenant: does host h run a VM of tenant n? */
+int cloud_runs_tenant(const struct cloud *cl, size_t h, size_t n);
 int cloud_has_group(const struct cloud *cl, size_t h, size_t g);
 /*
  * cloud_fits: may VM vm move to host h?  Room, anti-affinity, and what

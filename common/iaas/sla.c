@@ -58,6 +58,22 @@ sla_tenant_scale_out(const struct tenant *t, long T)
 	return s < room ? s : room;
 }
 
+static int
+by_scale_out_desc(const void *x, const void *y)
+{
+	const struct sla_scale_out *a = x, *b = y;
+
+	if (a->e != b->e)
+		return a->e > b->e ? -1 : 1;
+	return a->tenant < b->tenant ? -1 : a->tenant > b->tenant;
+}
+
+void
+sla_order(struct sla_scale_out *t, size_t n)
+{
+	qsort(t, n, sizeof *t, by_scale_out_desc);
+}
+
 long
 sla_exact_hosts(long sum, long largest, long K)
 {

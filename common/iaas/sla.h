@@ -81,6 +81,15 @@ long sla_tenant_scale_out(const struct tenant *t, long T);
  */
 long sla_exact_hosts(long sum, long largest, long K);
 
+/* A tenant's scale-out e_n, to hold the largest first (sla_order). */
+struct sla_scale_out {
+	long e;
+	size_t tenant;
+};
+/* sla_order: the largest e_n first, then tenant order: holding them one
+ * per host in that order fits most. */
+void sla_order(struct sla_scale_out *t, size_t n);
+
 /*
  * sla_failover: F for used hosts running VMs during T seconds (0 when
  * none run VMs); *how (a new object) says how it was found.

@@ -51,10 +51,16 @@ start_server() {
 	timeout 90 nats-server -js -a 127.0.0.1 -p "$port" -m "$mport" \
 	    -sd "$S/js" -l "$S/nats.log" &
 	srv_pid=$!
+	server_ready "$S/nats.log" 100 nats-server
+}
+
+# server_ready LOG TRIES NAME: until nats-server's LOG says it is ready,
+# 0.05 s a try; 1, said, when it never does.
+server_ready() {
 	i=0
-	until grep -q "Server is ready" "$S/nats.log" 2>/dev/null; do
+	until grep -q "Server is ready" "$1" 2>/dev/null; do
 		i=$((i + 1))
-		if [ "$i" -gt 100 ]; then echo "# nats-server did not start"; return 1; fi
+		if [ "$i" -gt "$2" ]; then echo "# $3 did not start"; return 1; fi
 		sleep 0.05
 	done
 }
@@ -111,12 +117,7 @@ nats() {
 	shift
 	rm -f "$T/$n.log"
 	behind "$T/$n.pid" nats-server "$@" -l "$T/$n.log"
-	i=0
-	until grep -q "Server is ready" "$T/$n.log" 2>/dev/null; do
-		i=$((i + 1))
-		if [ "$i" -gt 200 ]; then echo "# nats-server $n did not start"; return 1; fi
-		sleep 0.05
-	done
+	server_ready "$T/$n.log" 200 "nats-server $n" || return 1
 	pgrep -P "$(cat "$T/$n.pid")" >"$T/$n.srv"
 }
 

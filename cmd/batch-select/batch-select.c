@@ -92,7 +92,6 @@ index_graphs(struct bs *b)
 static void
 bs_free(struct bs *b)
 {
-	free(b->slot_hold);
 	size_t g;
 
 	for (g = 0; g < b->in.cg.ngroups && b->why != NULL; g++)
@@ -152,7 +151,6 @@ select_batch(void *options, json_t *doc)
 		initial_batch(&b);
 		final_batch(&b);
 		drop_idle_consolidation(&b);
-		select_in_slots(&b);
 		/* built first, put second: the batch goes before it */
 		sched = build_schedule(&b);
 		state_put(doc, SECTION_BATCH, batch_section(&b));

@@ -109,9 +109,6 @@ struct bs {
 	long Z, F, dedicated_left;
 	long empty_left;	/* idle old hosts left (reserve.c) */
 	int guard_idle;		/* keep exact reservation + F of them */
-	long *slot_hold;	/* host -> slots held (slots.c), or NULL */
-	long held_on_used;	/* their sum */
-	int slots_wanted;	/* whole hosts let no group go: try slots */
 };
 
 /* plan.c: held_out: v's resource is kept out of service by its operator
@@ -135,14 +132,6 @@ void scaling_reservations(const struct bs *b, long T, long F,
     struct reservation *r);
 /* tenant_scale_out_of: e_n of tenant n, 0 when it is not in A_i. */
 long tenant_scale_out_of(const struct bs *b, size_t n);
-
-/* slots.c: the scaling reservation held in free slots of the old hosts
- * in use, when whole hosts leave Z_i at 0 or below. */
-long hold_in_slots(struct bs *b, long K);
-/* select_in_slots: an empty final batch selected again with the
- * scale-out in slots, kept when a group then goes. */
-void select_in_slots(struct bs *b);
-void release_slots(struct bs *b);
 
 /* advice.c: when nothing goes, what would let the upgrade proceed. */
 json_t *advice(const struct bs *b);

@@ -105,34 +105,11 @@ reservation_json(const struct bs *b)
 {
 	const struct reservation *r = &b->res;
 
-	json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I}", "mode",
-	    r->exact_applies || b->slot_hold != NULL ? "exact" : "paper",
+	return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I}", "mode",
+	    r->exact_applies ? "exact" : "paper",
 	    "paper", (json_int_t)r->paper, "exact", (json_int_t)r->exact,
 	    "scale_out", (json_int_t)r->sum, "largest_scale_out",
 	    (json_int_t)r->largest, "idle", (json_int_t)r->idle);
-
-	if (b->slot_hold != NULL) {
-		json_object_set_new(o, "held_in", json_string("slots"));
-		json_object_set_new(o, "held_on_used",
-		    json_integer(b->held_on_used));
-	}
-	return o;
-}
-
-/* try_slots: Z_i with the scale-out held in slots where it fits
- * (slots.c), kept when more hosts may then go. */
-static void
-try_slots(struct bs *b, long K)
-{
-	long rest = hold_in_slots(b, K);
-
-	if (b->res.idle - rest - b->F <= (b->Z > 0 ? b->Z : 0)) {
-		release_slots(b);
-		return;
-	}
-	b->res.used = rest;
-	b->Z = b->res.idle - rest - b->F;
-	b->guard_idle = 1;
 }
 
 /* sla_terms: T_i, S_i, A_i, the reservations and Z_i. */
@@ -143,7 +120,6 @@ sla_terms(struct bs *b)
 	json_t *how;
 	size_t g;
 
-	release_slots(b);	/* selected again: the cloud as it is */
 	for (g = 0; g < b->in.cg.ngroups; g++)
 		if (b->cand[g] && (d = group_duration(b, g)) > T)
 			T = d;
@@ -154,9 +130,6 @@ sla_terms(struct bs *b)
 	b->Z = used == 0 ? all : free_hosts - b->res.used - b->F;
 	b->empty_left = b->res.idle;
 	b->guard_idle = b->res.exact_applies && used > 0;
-	/* whole hosts let no group go: the scale-out in slots (slots.c) */
-	if (b->slots_wanted && used > 0 && b->res.idle > b->F)
-		try_slots(b, K > 0 ? K : 1);
 	b->dedicated_left = b->o->dedicated;
 	b->sla = json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:I, s:o, s:I, "
 	    "s:I, s:I}", "T_i", (json_int_t)T, "S_i", (json_int_t)b->res.S,
@@ -454,12 +427,7 @@ try_take(struct bs *b, const struct take *t, long *taken)
 	long n = (long)new_hosts(b, t), emptied = 0;
 	int returns = split_partner(b, t->g) == NONE;
 
-	if (b->slot_hold != NULL && t->in_use > 0) {
-		v.rule = "compute-capacity";
-		verdict_say(&v, "the scale-out of the old partition is held in "
-		    "%ld free slots of its hosts in use, so only hosts that run "
-		    "no VM may go", b->held_on_used);
-	} else if (!returns && n > b->dedicated_left) {
+	if (!returns && n > b->dedicated_left) {
 		v.rule = "dedicated-resources";
 		verdict_say(&v, "the group stays deactivated "
 		    "after this iteration and needs %ld compute hosts, but %ld "

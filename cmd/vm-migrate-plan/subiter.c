@@ -694,6 +694,65 @@ sub_iteration_budget(struct vmp *p, struct pick *c, size_t *n,
 	return b;
 }
 
+/* How many times a sub-iteration whose picks all found no destination
+ * is selected again from the other candidates. */
+#define RETRY_LIMIT 64
+
+/* without_picks: the candidates all[0..*nall) less the groups of the n
+ * picks c[0..n), which found no destination; copied to c, their count. */
+static size_t
+without_picks(const struct vmp *p, struct pick *all, size_t *nall,
+    struct pick *c, size_t n)
+{
+	unsigned char *failed = xcalloc(p->cl.ngroups, 1);
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		failed[c[i].group] = 1;
+	for (i = 0; i < *nall; i++)
+		if (!failed[all[i].group])
+			all[k++] = all[i];
+	*nall = k;
+	free(failed);
+	memcpy(c, all, k * sizeof *c);
+	return k;
+}
+
+/*
+ * plan_sub_iteration: select the picks of c[0..n) and move them; the
+ * moves made, *b the budget.  When none of the picks finds a host (its
+ * group or its tenant's held scale-out fills those with room), the
+ * other candidates are tried: a budget that the first VMs in the order
+ * cannot use must not end step 4 (issue 41).
+ */
+static size_t
+plan_sub_iteration(struct vmp *p, struct pick *c, size_t n,
+    struct hv_product *src, const unsigned char *has_new,
+    unsigned char *first, long moved, struct slotresv *r, long *b,
+    size_t *npicks)
+{
+	struct pick *all = xmalloc((n + 1) * sizeof *all);
+	size_t nall = n, w = 0, tries;
+
+	memcpy(all, c, n * sizeof *c);
+	/* r is held when this returns: the caller frees it */
+	for (tries = 1;; tries++) {
+		if (r != NULL)
+			slotresv_init(p, r);	/* room 0 when it fails */
+		*b = sub_iteration_budget(p, c, &n, has_new, first, moved, r);
+		w = *b > 0 && n > 0 ? move_picks(p, c, n, src, r) : 0;
+		if (w > 0 || *b <= 0 || n == 0 || tries == RETRY_LIMIT)
+			break;
+		if ((n = without_picks(p, all, &nall, c, n)) == 0)
+			break;
+		if (r != NULL)
+			slotresv_free(r);
+	}
+	free(all);
+	*npicks = n;
+	return w;
+}
+
 static void
 sub_iterations(struct vmp *p)
 {
@@ -710,10 +769,8 @@ sub_iterations(struct vmp *p)
 		tenant_counts(p, old, has_new);
 		if ((n = candidates(p, c, old)) == 0)
 			break;
-		if (r != NULL)
-			slotresv_init(p, r);	/* room 0 when it fails */
-		b = sub_iteration_budget(p, c, &n, has_new, first, moved, r);
-		w = b > 0 && n > 0 ? move_picks(p, c, n, src, r) : 0;
+		w = plan_sub_iteration(p, c, n, src, has_new, first, moved, r,
+		    &b, &n);
 		if (r != NULL)
 			slotresv_free(r);
 		/* in slots, no move takes what the reservation holds */

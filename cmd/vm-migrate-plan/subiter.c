@@ -720,10 +720,11 @@ without_picks(const struct vmp *p, struct pick *all, size_t *nall,
 
 /*
  * plan_sub_iteration: select the picks of c[0..n) and move them; the
- * moves made, *b the budget.  When none of the picks finds a host (its
- * group or its tenant's held scale-out fills those with room), the
- * other candidates are tried: a budget that the first VMs in the order
- * cannot use must not end step 4 (issue 41).
+ * moves made, *b the budget.  When none of the picks finds a host that
+ * keeps the reservation (its group or its tenant's held scale-out fills
+ * those with room, or only a host kept empty would take it), the other
+ * candidates are tried: a budget that the first VMs in the order cannot
+ * use must not end step 4 (issue 41).
  */
 static size_t
 plan_sub_iteration(struct vmp *p, struct pick *c, size_t n,
@@ -741,6 +742,10 @@ plan_sub_iteration(struct vmp *p, struct pick *c, size_t n,
 			slotresv_init(p, r);	/* room 0 when it fails */
 		*b = sub_iteration_budget(p, c, &n, has_new, first, moved, r);
 		w = *b > 0 && n > 0 ? move_picks(p, c, n, src, r) : 0;
+		/* in slots, no move takes what the reservation holds */
+		if (w > 0 && r == NULL &&
+		    p->o->reservation == SLA_RESERVE_EXACT)
+			w = keep_reservation(p, c, n, w, has_new, first);
 		if (w > 0 || *b <= 0 || n == 0 || tries == RETRY_LIMIT)
 			break;
 		if ((n = without_picks(p, all, &nall, c, n)) == 0)
@@ -773,10 +778,6 @@ sub_iterations(struct vmp *p)
 		    &b, &n);
 		if (r != NULL)
 			slotresv_free(r);
-		/* in slots, no move takes what the reservation holds */
-		if (w > 0 && r == NULL &&
-		    p->o->reservation == SLA_RESERVE_EXACT)
-			w = keep_reservation(p, c, n, w, has_new, first);
 		if (w == 0)
 			break;
 		moved += (long)w;

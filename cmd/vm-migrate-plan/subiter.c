@@ -694,8 +694,8 @@ sub_iteration_budget(struct vmp *p, struct pick *c, size_t *n,
 	return b;
 }
 
-/* How many times a sub-iteration whose picks all found no destination
- * is selected again from the other candidates. */
+/* How many times a sub-iteration whose picks all found no destination,
+ * or were all taken back, is selected again from the other candidates. */
 #define RETRY_LIMIT 64
 
 /* without_picks: the candidates all[0..*nall) less the groups of the n
@@ -742,7 +742,8 @@ plan_sub_iteration(struct vmp *p, struct pick *c, size_t n,
 			slotresv_init(p, r);	/* room 0 when it fails */
 		*b = sub_iteration_budget(p, c, &n, has_new, first, moved, r);
 		w = *b > 0 && n > 0 ? move_picks(p, c, n, src, r) : 0;
-		/* in slots, no move takes what the reservation holds */
+		/* whole hosts: take back what filled an empty host the
+		 * reservation needs (in slots no move takes what is held) */
 		if (w > 0 && r == NULL &&
 		    p->o->reservation == SLA_RESERVE_EXACT)
 			w = keep_reservation(p, c, n, w, has_new, first);

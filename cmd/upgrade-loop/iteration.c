@@ -371,8 +371,8 @@ actuate(struct loop *l, long n, const char *plan, const char *report,
 	(void)unsetenv("UPKIT_ACTUATOR_JOURNAL");
 	if (st != 0 && l->sim) {
 		(void)unlink(started);
-		diag_fatal_whole(tool_failed_status(st), "5-report.json: "
-		    "'upkit-sim' failed with status %d", st);
+		diag_fatal_whole(step_failed_status(l, st), "5-report.json: "
+		    "%s", step_failure(l, "upkit-sim", st, plan));
 	}
 	if (st != 0) {
 		l->act_status = st;

@@ -84,6 +84,8 @@ struct loop {
 	size_t nfps;
 	char plan_progress[16];		/* of the last plan */
 	double step_secs;		/* the last step's seconds */
+	long oom_before, oom_after;	/* the kernel's out-of-memory kills
+					   around the last step, or -1 */
 	double paced_work, paced_secs;	/* the work the actuator runs of
 					   this loop did, and their time
 					   (tell.c) */
@@ -93,6 +95,20 @@ struct loop {
 	struct watchdog dog;		/* step.c */
 	struct times times;		/* times.c */
 };
+
+/* oom.c: how a step that failed ended.  oom_kills: the kernel's count
+ * of out-of-memory kills (/proc/vmstat, or $UPKIT_VMSTAT), or -1.
+ * step_out_of_memory: did the last step, of status st, die of it?
+ * step_failed_status: the loop's exit status for it (71 for memory, 65
+ * for its input, else 70).  step_failure: the words for it (owned by
+ * the caller), input its input file or NULL.  input_operand: the last
+ * operand of argv that is a regular file, or NULL. */
+long oom_kills(void);
+int step_out_of_memory(const struct loop *l, int st);
+int step_failed_status(const struct loop *l, int st);
+char *step_failure(const struct loop *l, const char *prog, int st,
+    const char *input);
+const char *input_operand(char *const argv[]);
 
 /* files.c: the state directory's files. */
 int exists(const char *path);

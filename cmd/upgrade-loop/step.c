@@ -317,6 +317,7 @@ run_step(struct loop *l, const char *in, const char *tmp,
 	err_pipe(l, live_what, err);
 	how.err = err[1];
 	started = times_start(&l->times);
+	l->oom_before = oom_kills();
 	if ((step = spawn_argv(argv, &how)) < 0)
 		diag_fatal_whole(EXIT_OSERR, "cannot start a step: %s",
 		    strerror(errno));
@@ -326,6 +327,7 @@ run_step(struct loop *l, const char *in, const char *tmp,
 	if (err[1] >= 0)
 		close(err[1]);
 	st = watch(l, step, live_what, t0, err[0]);
+	l->oom_after = oom_kills();
 	times_log(&l->times, "step", argv[0], started);
 	(void)kill(-step, SIGKILL);
 	running = 0;
@@ -394,8 +396,9 @@ step_pure(struct loop *l, const char *file, char *const argv[])
 	const char *base = strrchr(file, '/');
 
 	if (st != 0)
-		diag_fatal_whole(tool_failed_status(st), "%s: '%s' failed "
-		    "with status %d", base ? base + 1 : file, argv[0], st);
+		diag_fatal_whole(step_failed_status(l, st), "%s: %s",
+		    base ? base + 1 : file, step_failure(l, argv[0], st,
+		    input_operand(argv)));
 }
 
 /* wait_for: a program's status (no step: the watchdog is not asked). */

@@ -50,9 +50,7 @@ step_out_of_memory(const struct loop *l, int st)
 int
 step_failed_status(const struct loop *l, int st)
 {
-	if (step_out_of_memory(l, st))
-		return EXIT_OSERR;
-	return st == EXIT_DATAERR ? EXIT_DATAERR : EXIT_SOFTWARE;
+	return step_out_of_memory(l, st) ? EXIT_OSERR : tool_failed_status(st);
 }
 
 /* mib: the machine's memory in MiB, or -1. */

@@ -60,9 +60,14 @@ fi
 upgrades() { grep -c "^$1 upgrade\$" "$T/log" || true; }
 prepares() { grep -c "^$1 prepare\$" "$T/log" || true; }
 : >"$T/log"
-osu_state "$T/state.json" 50s h01 h02 h03
+osu_state "$T/state.json" 90s h01 h02 h03
 behind "$T/driver.pid" osu-run -1 -S -s "$url" --replicas 3 "$T/state.json" \
     >"$T/driver.out" 2>"$T/driver.err"
+# The workers start once the driver made the stream: on a loaded
+# machine a worker that asks for a stream of three replicas still being
+# made can wait out its API wait (20 s) and exit; what this test is
+# about comes later, when the stream's leader dies.
+wait_for '[ -n "$(stream_leader "$n1_mport")" ]' 300 || true
 for h in h01 h02 h03; do
 	worker_conf "$T" "$h" 2
 	behind "$T/$h.pid" osu-worker -s "$url" --replicas 3 "$T/$h.yaml" 2>"$T/$h.err"

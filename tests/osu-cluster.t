@@ -41,7 +41,7 @@ EOF
 node n1 "$n1_port" "$n1_cport" "$n2_cport" "$n3_cport"
 node n2 "$n2_port" "$n2_cport" "$n1_cport" "$n3_cport"
 node n3 "$n3_port" "$n3_cport" "$n1_cport" "$n2_cport"
-for n in n1 n2 n3; do nats "$n" -c "$T/$n.conf"; done
+nats n1 -c "$T/n1.conf"
 url="nats://127.0.0.1:$n1_port,nats://127.0.0.1:$n2_port,nats://127.0.0.1:$n3_port"
 
 # meta_leader: the cluster's JetStream leader as n1 sees it ("" if none).
@@ -51,23 +51,30 @@ stream_leader() {
 	jsz "$1" | jq -r '[.account_details[]?.stream_detail[]? |
 	    select(.name == "os-upgrade") | .cluster.leader // ""][0] // ""'
 }
-if wait_for '[ -n "$(meta_leader)" ]' 200; then
-	pass "cluster: three nodes elected a JetStream leader ($(meta_leader))"
-else
-	fail "cluster: three nodes elected a JetStream leader"; diag "$T/n1.log"
-fi
-
+# The driver starts when one server of three listens, before there is
+# a quorum to elect a JetStream leader: until then the cluster answers
+# no request (one API wait, 20 s), and just after it refuses a stream of
+# three replicas while its peers report ("no suitable peers", 10005).
+# The driver asks again until the stream is made.
 upgrades() { grep -c "^$1 upgrade\$" "$T/log" || true; }
 prepares() { grep -c "^$1 prepare\$" "$T/log" || true; }
 : >"$T/log"
 osu_state "$T/state.json" 90s h01 h02 h03
 behind "$T/driver.pid" osu-run -1 -S -s "$url" --replicas 3 "$T/state.json" \
     >"$T/driver.out" 2>"$T/driver.err"
-# The workers start once the driver made the stream: on a loaded
-# machine a worker that asks for a stream of three replicas still being
-# made can wait out its API wait (20 s) and exit; what this test is
+sleep 1
+for n in n2 n3; do nats "$n" -c "$T/$n.conf"; done
+wait_for '[ -n "$(meta_leader)" ]' 300 || true
+wait_for '[ -n "$(stream_leader "$n1_mport")" ]' 600 || true
+if [ -n "$(meta_leader)" ] && [ -n "$(stream_leader "$n1_mport")" ]; then
+	pass "cluster: three nodes elected a JetStream leader ($(meta_leader)), and the driver started before it made the stream"
+else
+	fail "cluster: three nodes elected a JetStream leader, and the driver started before it made the stream (leader '$(meta_leader)')"
+	diag "$T/driver.err" "$T/n1.log"
+fi
+
+# The workers start once the driver made the stream; what this test is
 # about comes later, when the stream's leader dies.
-wait_for '[ -n "$(stream_leader "$n1_mport")" ]' 300 || true
 for h in h01 h02 h03; do
 	worker_conf "$T" "$h" 2
 	behind "$T/$h.pid" osu-worker -s "$url" --replicas 3 "$T/$h.yaml" 2>"$T/$h.err"

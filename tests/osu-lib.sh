@@ -89,10 +89,14 @@ hosts() { jq -c '[.os_upgrade."last-upgrade-info".hosts[].status]' "$S/state.jso
 count() { grep -c "^$1\$" "$S/log" || true; }
 
 # bus_stop: the processes started, the last first, so that the clients
-# stop before their servers and do not wait for them to come back.
+# stop before their servers and do not wait for them to come back.  The
+# loop runs in this shell, not in a pipeline's subshell: only this
+# shell can wait for its children, and a server still writing its
+# store when the scratch directory is removed fails the test.
 : >"$T/bus.pids"
 bus_stop() {
-	sed -n '1!G; h; $p' "$T/bus.pids" | while read -r p; do
+	# shellcheck disable=SC2013 # one pid per line: words are lines
+	for p in $(sed -n '1!G; h; $p' "$T/bus.pids"); do
 		kill "$p" 2>/dev/null || true
 		wait "$p" 2>/dev/null || true
 	done

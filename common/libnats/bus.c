@@ -27,6 +27,7 @@ struct bus_sub {
  */
 #define CONNECT_MS 20000	/* a connection's handshake */
 #define API_MS 20000		/* a JetStream request */
+#define READY_MS 60000		/* a cluster electing its leaders, placing peers */
 #define RECONNECT_MS 250	/* between two tries to reconnect */
 
 int
@@ -119,42 +120,79 @@ set_limits(struct bus *b, jsStreamInfo *si, const jsStreamConfig *want)
 }
 
 /*
+ * transient: whether a JetStream answer only says the cluster is not
+ * ready yet.  A cluster just formed places a stream of three replicas
+ * once its peers have reported to the new meta leader, a second or two
+ * after the election; until then it refuses with one of these.
+ */
+static int
+transient(natsStatus s, jsErrCode err)
+{
+	return s == NATS_TIMEOUT || err == JSClusterNoPeersErr ||
+	    err == JSClusterNotAvailErr || err == JSInsufficientResourcesErr;
+}
+
+/* stream_fail: why the stream could not be made, with JetStream's code. */
+static int
+stream_fail(const char *what, natsStatus s, jsErrCode err)
+{
+	if (err == 0)
+		return bus_fail(what, s);
+	diag_error(NULL, "%s: JetStream error %d (%s)", what, (int)err,
+	    natsStatus_GetText(s));
+	return -1;
+}
+
+/*
  * ensure_stream: the stream, created on first use with the limits of
  * conf; the owner (osu-run) sets them on a stream that has others.
  * Workers and the controller start together: when another one created
  * it between our look and our create, the server refuses ours
- * ("subjects overlap"), and the stream is there all the same.
+ * ("subjects overlap"), and the stream is there all the same.  While
+ * the cluster is not ready the look and the create are tried again,
+ * for at most READY_MS: a request no leader answers takes one API wait.
  */
 static int
 ensure_stream(struct bus *b)
 {
+	int64_t until = nats_Now() + READY_MS;
+	const char *what;
 	jsStreamConfig cfg;
 	jsStreamInfo *si = NULL;
-	jsErrCode err = 0;
+	jsErrCode err;
 	natsStatus s;
 	int r = 0;
 
 	stream_config(&cfg, b->conf);
-	s = js_GetStreamInfo(&si, b->js, BUS_STREAM, NULL, &err);
-	if (s == NATS_OK) {
-		if (b->conf->owner && differs(si->Config, &cfg))
-			r = set_limits(b, si, &cfg);
-		jsStreamInfo_Destroy(si);
-		return r;
+	for (;;) {
+		err = 0;
+		what = "cannot read the stream " BUS_STREAM;
+		s = js_GetStreamInfo(&si, b->js, BUS_STREAM, NULL, &err);
+		if (s == NATS_OK) {
+			if (b->conf->owner && differs(si->Config, &cfg))
+				r = set_limits(b, si, &cfg);
+			jsStreamInfo_Destroy(si);
+			return r;
+		}
+		if (s == NATS_NOT_FOUND) {
+			err = 0;
+			what = "cannot create the stream " BUS_STREAM;
+			s = js_AddStream(&si, b->js, &cfg, NULL, &err);
+			if (s == NATS_OK) {
+				jsStreamInfo_Destroy(si);
+				return 0;
+			}
+			si = NULL;
+			if (!transient(s, err) && js_GetStreamInfo(&si, b->js,
+			    BUS_STREAM, NULL, NULL) == NATS_OK) {
+				jsStreamInfo_Destroy(si);
+				return 0;
+			}
+		}
+		if (!transient(s, err) || nats_Now() >= until)
+			return stream_fail(what, s, err);
+		nats_Sleep(RECONNECT_MS);
 	}
-	if (s != NATS_NOT_FOUND)	/* no answer: a create would get none */
-		return bus_fail("cannot read the stream " BUS_STREAM, s);
-	s = js_AddStream(&si, b->js, &cfg, NULL, &err);
-	if (s == NATS_OK) {
-		jsStreamInfo_Destroy(si);
-		return 0;
-	}
-	si = NULL;
-	if (js_GetStreamInfo(&si, b->js, BUS_STREAM, NULL, &err) == NATS_OK) {
-		jsStreamInfo_Destroy(si);
-		return 0;
-	}
-	return bus_fail("cannot create the stream " BUS_STREAM, s);
 }
 
 /*

@@ -381,6 +381,7 @@ actuate(struct loop *l, long n, const char *plan, const char *report,
 		l->acted = n;
 		(void)unlink(started);
 		tell_progress(l, n);
+		peak_warn(l, n);
 	}
 	args_free(&argv);
 	free(summary);

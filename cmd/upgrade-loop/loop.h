@@ -86,6 +86,10 @@ struct loop {
 	double step_secs;		/* the last step's seconds */
 	long oom_before, oom_after;	/* the kernel's out-of-memory kills
 					   around the last step, or -1 */
+	long peak_kib;			/* the largest peak resident memory
+					   of a step since the last
+					   peak_warn, in KiB, and */
+	char peak_prog[32];		/* the step's program (memory.c) */
 	double paced_work, paced_secs;	/* the work the actuator runs of
 					   this loop did, and their time
 					   (tell.c) */
@@ -109,6 +113,18 @@ int step_failed_status(const struct loop *l, int st);
 char *step_failure(const struct loop *l, const char *prog, int st,
     const char *input);
 const char *input_operand(char *const argv[]);
+
+/* memory.c: the steps' peak memory.  machine_kib: the memory the loop
+ * may use (MemTotal of /proc/meminfo, or $UPKIT_MEMINFO; a smaller
+ * cgroup limit), or -1.  proc_field: the number after key (and a
+ * space or a colon) in the /proc file path, or in the file $env names
+ * instead; -1 when there is none.  peak_note: prog's step peaked at kib.
+ * peak_warn: after iteration n, a warning when its largest peak came
+ * near machine_kib; the count starts again. */
+long proc_field(const char *env, const char *path, const char *key);
+long machine_kib(void);
+void peak_note(struct loop *l, const char *prog, long kib);
+void peak_warn(struct loop *l, long n);
 
 /* files.c: the state directory's files. */
 int exists(const char *path);

@@ -23,21 +23,7 @@
 long
 oom_kills(void)
 {
-	const char *path = getenv("UPKIT_VMSTAT");
-	char line[128];
-	long n = -1;
-	FILE *f;
-
-	if ((f = fopen(path != NULL && *path != '\0' ? path : "/proc/vmstat",
-	    "re")) == NULL)
-		return -1;
-	while (fgets(line, sizeof line, f) != NULL)
-		if (strncmp(line, "oom_kill ", 9) == 0) {
-			n = strtol(line + 9, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return n;
+	return proc_field("UPKIT_VMSTAT", "/proc/vmstat", "oom_kill");
 }
 
 int
@@ -51,16 +37,6 @@ int
 step_failed_status(const struct loop *l, int st)
 {
 	return step_out_of_memory(l, st) ? EXIT_OSERR : tool_failed_status(st);
-}
-
-/* mib: the machine's memory in MiB, or -1. */
-static long
-machine_mib(void)
-{
-	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-
-	return pages > 0 && size > 0 ? (long)((double)pages * size /
-	    (1024.0 * 1024.0)) : -1;
 }
 
 /* input_words: "its input, NAME, is N MB", or "" when input is NULL or
@@ -94,7 +70,7 @@ step_failure(const struct loop *l, const char *prog, int st,
 		    "and this machine has %ld MiB: run the loop again where "
 		    "more memory is free", prog, l->oom_after - l->oom_before,
 		    l->oom_after - l->oom_before == 1 ? "" : "s", in,
-		    machine_mib());
+		    machine_kib() / 1024);
 	else
 		s = xasprintf("'%s' was killed by SIGKILL (status 137), and "
 		    "the kernel counted no out-of-memory kill while it ran%s",

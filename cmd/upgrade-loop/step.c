@@ -25,14 +25,17 @@
  * benchmark ran on.)  The watchdog's pid and pipe are the loop's (struct
  * watchdog, in struct loop).  UPKIT_LOOP_KILL=N (for tests) kills the loop with
  * SIGKILL at its N-th step, after the step has written its output but
- * before the rename.
+ * before the rename.  Each step's peak resident memory, from wait4(2),
+ * goes to peak_note (memory.c).
  */
+#define _DEFAULT_SOURCE		/* wait4, beyond POSIX */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -211,19 +214,23 @@ before_step(void *ctx)
 }
 
 /*
- * wait_step: the step's status.  A watchdog that dies meanwhile takes
- * the step with it: the loop stops its group.
+ * wait_step: the step's status, and its peak resident memory in
+ * *peak_kib.  A watchdog that dies meanwhile takes the step with it:
+ * the loop stops its group.
  */
 static int
-wait_step(struct watchdog *w, pid_t step, int nohang)
+wait_step(struct watchdog *w, pid_t step, int nohang, long *peak_kib)
 {
+	struct rusage ru;
 	pid_t pid;
 	int st;
 
 	for (;;) {
-		pid = waitpid(-1, &st, nohang ? WNOHANG : 0);
-		if (pid == step)
+		pid = wait4(-1, &st, nohang ? WNOHANG : 0, &ru);
+		if (pid == step) {
+			*peak_kib = ru.ru_maxrss;
 			return spawn_status(st);
+		}
 		if (pid == w->pid && w->pid > 0) {
 			(void)kill(-step, SIGKILL);
 			w->pid = -1;
@@ -251,16 +258,16 @@ draw(const char *live_what, double t0)
  */
 static int
 watch(struct loop *l, pid_t step, const char *live_what, double t0,
-    int errfd)
+    int errfd, long *peak_kib)
 {
 	struct relay r;
 	double next = 0;
 	int st;
 
 	if (!l->live || live_what == NULL || *live_what == '\0')
-		return wait_step(&l->dog, step, 0);
+		return wait_step(&l->dog, step, 0, peak_kib);
 	relay_open(&r, errfd);
-	while ((st = wait_step(&l->dog, step, 1)) < 0) {
+	while ((st = wait_step(&l->dog, step, 1, peak_kib)) < 0) {
 		if (monotonic_seconds() >= next) {
 			draw(live_what, t0);
 			next = monotonic_seconds() + 1;
@@ -302,6 +309,7 @@ run_step(struct loop *l, const char *in, const char *tmp,
 	struct spawn_how how = { -1, -1, -1, 1, before_step, &start };
 	pid_t step;
 	int st, err[2];
+	long peak_kib = 0;
 
 	start_watchdog(&l->dog);
 	if (l->dog.pid < 0)
@@ -326,8 +334,9 @@ run_step(struct loop *l, const char *in, const char *tmp,
 	close(how.out);
 	if (err[1] >= 0)
 		close(err[1]);
-	st = watch(l, step, live_what, t0, err[0]);
+	st = watch(l, step, live_what, t0, err[0], &peak_kib);
 	l->oom_after = oom_kills();
+	peak_note(l, argv[0], peak_kib);
 	times_log(&l->times, "step", argv[0], started);
 	(void)kill(-step, SIGKILL);
 	running = 0;

@@ -44,20 +44,38 @@ catalog_kind(struct sim *s, const char *product, const char *version)
 	return NULL;
 }
 
+/* same_edge: whether dependency d is type's edge dep -> spo (a peer
+ * edge either way). */
 static int
-has_dependency(struct sim *s, const char *type, const char *dep,
+same_edge(const json_t *d, const char *type, const char *dep,
     const char *spo)
 {
-	json_t *d;
+	return strcmp(world_str(d, "type"), type) == 0 &&
+	    ((strcmp(world_str(d, "dependent"), dep) == 0 &&
+	    strcmp(world_str(d, "sponsor"), spo) == 0) ||
+	    (strcmp(type, "peer") == 0 &&
+	    strcmp(world_str(d, "dependent"), spo) == 0 &&
+	    strcmp(world_str(d, "sponsor"), dep) == 0));
+}
+
+/* touches: whether dependency d has id at one end. */
+static int
+touches(const json_t *d, const char *id)
+{
+	return strcmp(world_str(d, "dependent"), id) == 0 ||
+	    strcmp(world_str(d, "sponsor"), id) == 0;
+}
+
+/* has_edge: whether one of deps is type's edge dep -> spo. */
+static int
+has_edge(const json_t *deps, const char *type, const char *dep,
+    const char *spo)
+{
+	const json_t *d;
 	size_t i;
 
-	json_array_foreach(dependencies(s), i, d)
-		if (strcmp(world_str(d, "type"), type) == 0 &&
-		    ((strcmp(world_str(d, "dependent"), dep) == 0 &&
-		    strcmp(world_str(d, "sponsor"), spo) == 0) ||
-		    (strcmp(type, "peer") == 0 &&
-		    strcmp(world_str(d, "dependent"), spo) == 0 &&
-		    strcmp(world_str(d, "sponsor"), dep) == 0)))
+	json_array_foreach(deps, i, d)
+		if (same_edge(d, type, dep, spo))
 			return 1;
 	return 0;
 }
@@ -65,63 +83,80 @@ has_dependency(struct sim *s, const char *type, const char *dep,
 /*
  * add_future_edges: a resource just created takes up the dependencies
  * the resource graph plans for it (presence "future"), where both ends
- * exist.
+ * exist; they are added to e's, for an undo.  An edge the system has
+ * already has id at one end: only those are compared (all of them, for
+ * each of a hundred creates, was most of a 10,000-host iteration).
  */
 static void
-add_future_edges(struct sim *s, const char *id)
+add_future_edges(struct sim *s, const char *id, struct effect *e)
 {
-	json_t *e;
+	json_t *mine = json_array(), *d, *edge;
 	size_t i;
 
-	json_array_foreach(s->rg_edges, i, e) {
-		const char *dep = world_str(e, "dependent");
-		const char *spo = world_str(e, "sponsor");
-		const char *type = world_str(e, "type");
+	json_array_foreach(dependencies(s), i, d)
+		if (touches(d, id))
+			json_array_append(mine, d);
+	json_array_foreach(s->rg_edges, i, edge) {
+		const char *dep = world_str(edge, "dependent");
+		const char *spo = world_str(edge, "sponsor");
+		const char *type = world_str(edge, "type");
 
-		if (strcmp(world_str(e, "presence"), "future") != 0 ||
-		    (strcmp(dep, id) != 0 && strcmp(spo, id) != 0) ||
+		if (strcmp(world_str(edge, "presence"), "future") != 0 ||
+		    !touches(edge, id) ||
 		    world_resource(&s->world, dep) == NULL ||
 		    world_resource(&s->world, spo) == NULL ||
-		    has_dependency(s, type, dep, spo))
+		    has_edge(mine, type, dep, spo))
 			continue;
-		json_array_append_new(dependencies(s), json_pack("{s:s,s:s,s:s}",
-		    "type", type, "dependent", dep, "sponsor", spo));
+		d = json_pack("{s:s,s:s,s:s}", "type", type, "dependent", dep,
+		    "sponsor", spo);
+		json_array_append(dependencies(s), d);
+		json_array_append(mine, d);
+		if (e->added_deps == NULL)
+			e->added_deps = json_array();
+		json_array_append_new(e->added_deps, d);
 	}
+	json_decref(mine);
 }
 
-/* drop_resource: a resource leaves, with every dependency on it. */
+/*
+ * drop_resource: a resource leaves, with every dependency on it; those
+ * are kept in e with their places, for an undo.
+ */
 static void
-drop_resource(struct sim *s, const char *id)
+drop_resource(struct sim *s, const char *id, struct effect *e)
 {
 	json_t *deps = dependencies(s), *d;
 	size_t i;
 
 	for (i = json_array_size(deps); i-- > 0;) {
 		d = json_array_get(deps, i);
-		if (strcmp(world_str(d, "dependent"), id) == 0 ||
-		    strcmp(world_str(d, "sponsor"), id) == 0)
-			json_array_remove(deps, i);
+		if (!touches(d, id))
+			continue;
+		if (e->removed_deps == NULL)
+			e->removed_deps = json_array();
+		json_array_insert_new(e->removed_deps, 0, json_pack("[I,O]",
+		    (json_int_t)i, d));
+		json_array_remove(deps, i);
 	}
 	for (i = json_array_size(resources(s)); i-- > 0;)
 		if (strcmp(world_str(json_array_get(resources(s), i), "id"),
 		    id) == 0)
 			json_array_remove(resources(s), i);
-	world_reindex(&s->world);
+	world_reindex_resources(&s->world);
 }
 
 /* remember_resource: what an action on id may change, to revert it:
- * the resource, and the dependencies only when it is created or
- * deleted (copying them for every action was quadratic). */
+ * the resource (the dependencies a create or a delete changes are kept
+ * as they change: a copy of them all for each was quadratic). */
 static void
-remember_resource(struct sim *s, const char *id, const char *op,
-    struct effect *e)
+remember_resource(struct sim *s, const char *id, struct effect *e)
 {
 	json_t *r = world_resource(&s->world, id);
 
 	e->res = xstrdup(id);
 	e->old_res = r != NULL ? json_deep_copy(r) : NULL;
-	if (strcmp(op, "create") == 0 || strcmp(op, "delete") == 0)
-		e->old_deps = json_deep_copy(dependencies(s));
+	e->res_index = r != NULL ? (size_t)idmap_find(&s->world.res_ids, id) :
+	    0;
 }
 
 /*
@@ -153,7 +188,7 @@ new_resource(struct sim *s, const char *id, const json_t *rga,
 /* product_change: install, remove, create or delete of an RG action. */
 static void
 product_change(struct sim *s, const char *op, const char *id,
-    const json_t *rga)
+    const json_t *rga, struct effect *e)
 {
 	const char *product = world_str(rga, "product");
 	const char *version = world_str(rga, "version");
@@ -162,14 +197,13 @@ product_change(struct sim *s, const char *op, const char *id,
 	if (product == NULL)
 		return;
 	if (strcmp(op, "delete") == 0) {
-		drop_resource(s, id);
+		drop_resource(s, id, e);
 		return;
 	}
 	if (r == NULL && strcmp(op, "create") == 0 && version != NULL) {
-		json_array_append_new(resources(s), new_resource(s, id, rga,
+		world_add_resource(&s->world, new_resource(s, id, rga,
 		    product, version));
-		world_reindex(&s->world);
-		add_future_edges(s, id);
+		add_future_edges(s, id, e);
 		return;
 	}
 	if (r == NULL)
@@ -203,14 +237,39 @@ effect_apply(struct sim *s, const json_t *action, struct effect *e)
 		world_move(&s->world, vm, world_str(action, "destination"));
 		return 0;
 	}
-	remember_resource(s, id, op, e);
+	remember_resource(s, id, e);
 	if (strcmp(op, "activate") == 0 || strcmp(op, "deactivate") == 0)
 		world_set_status(&s->world, id, op[0] == 'a' ? "active" :
 		    "deactivated");
 	else
 		product_change(s, op, id, json_object_get(s->rg_actions,
-		    world_str(action, "id")));
+		    world_str(action, "id")), e);
 	return 0;
+}
+
+/*
+ * restore_dependencies: those a create added go, those a delete removed
+ * come back at their places (in the order of their indexes, so that
+ * each lands where it was).
+ */
+static void
+restore_dependencies(struct sim *s, const struct effect *e)
+{
+	json_t *deps = dependencies(s), *d, *gone;
+	size_t i, k;
+
+	json_array_foreach(e->added_deps, k, d)
+		for (i = json_array_size(deps); i-- > 0;)
+			if (json_array_get(deps, i) == d) {
+				json_array_remove(deps, i);
+				break;
+			}
+	json_array_foreach(e->removed_deps, k, gone) {
+		i = (size_t)json_integer_value(json_array_get(gone, 0));
+		if (i > json_array_size(deps))
+			i = json_array_size(deps);
+		json_array_insert(deps, i, json_array_get(gone, 1));
+	}
 }
 
 /* restore_resource: put the remembered copy back where it was. */
@@ -229,11 +288,11 @@ restore_resource(struct sim *s, struct effect *e)
 	} else if (i < json_array_size(arr)) {
 		json_array_set(arr, i, e->old_res);
 	} else {
-		json_array_append(arr, e->old_res);
+		json_array_insert(arr, e->res_index < json_array_size(arr) ?
+		    e->res_index : json_array_size(arr), e->old_res);
 	}
-	if (e->old_deps != NULL)
-		json_object_set(s->world.system, "dependencies", e->old_deps);
-	world_reindex(&s->world);
+	restore_dependencies(s, e);
+	world_reindex_resources(&s->world);
 }
 
 void
@@ -255,6 +314,7 @@ effect_free(struct effect *e)
 	free(e->old_host);
 	free(e->res);
 	json_decref(e->old_res);
-	json_decref(e->old_deps);
+	json_decref(e->added_deps);
+	json_decref(e->removed_deps);
 	memset(e, 0, sizeof *e);
 }

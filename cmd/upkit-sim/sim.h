@@ -117,6 +117,10 @@ struct world {
 int world_init(struct world *w, json_t *system);
 void world_free(struct world *w);
 void world_reindex(struct world *w);
+/* world_reindex_resources: after resources came or went (no VM did);
+ * world_add_resource: r (a new reference) appended, and indexed. */
+void world_reindex_resources(struct world *w);
+void world_add_resource(struct world *w, json_t *r);
 json_t *world_resource(const struct world *w, const char *id);
 json_t *world_vm(const struct world *w, const char *id, size_t *tenant);
 json_t *world_tenant(const struct world *w, size_t t);
@@ -236,7 +240,12 @@ struct effect {
 	char *old_host;
 	char *res;			/* a resource changed: id and old copy */
 	json_t *old_res;		/* NULL: the resource did not exist */
-	json_t *old_deps;		/* dependencies before, when touched */
+	size_t res_index;		/* its place among the resources */
+	json_t *added_deps;		/* the dependencies a create added,
+					   or NULL */
+	json_t *removed_deps;		/* those a delete removed, as
+					   [index, dependency] in the order
+					   of their indexes, or NULL */
 };
 
 int effect_apply(struct sim *s, const json_t *action, struct effect *e);

@@ -137,7 +137,7 @@ index_vms(struct world *w)
 }
 
 void
-world_reindex(struct world *w)
+world_reindex_resources(struct world *w)
 {
 	json_t *r;
 	size_t i;
@@ -146,6 +146,21 @@ world_reindex(struct world *w)
 	idmap_init(&w->res_ids);
 	json_array_foreach(json_object_get(w->system, "resources"), i, r)
 		idmap_add(&w->res_ids, world_str(r, "id"));
+}
+
+void
+world_add_resource(struct world *w, json_t *r)
+{
+	json_t *arr = json_object_get(w->system, "resources");
+
+	idmap_add(&w->res_ids, world_str(r, "id"));
+	json_array_append_new(arr, r);
+}
+
+void
+world_reindex(struct world *w)
+{
+	world_reindex_resources(w);
 	index_vms(w);
 }
 

@@ -7,6 +7,7 @@
  * the step's input and its size beside the machine's memory, which is
  * what the operator decides on.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@
 #include "xalloc.h"
 
 /* SIGKILL's status as spawn_status() gives it. */
-#define KILLED_STATUS (128 + 9)
+#define KILLED_STATUS (128 + SIGKILL)
 
 long
 oom_kills(void)

@@ -126,10 +126,12 @@ set_limits(struct bus *b, jsStreamInfo *si, const jsStreamConfig *want)
  * after the election; until then it refuses with one of these.
  */
 static int
-transient(natsStatus s, jsErrCode err)
+transient(struct bus *b, natsStatus s, jsErrCode err)
 {
-	return s == NATS_TIMEOUT || err == JSClusterNoPeersErr ||
-	    err == JSClusterNotAvailErr || err == JSInsufficientResourcesErr;
+	if (s == NATS_TIMEOUT)	/* a refused reply inbox times out too */
+		return !atomic_load(&b->refused);
+	return err == JSClusterNoPeersErr || err == JSClusterNotAvailErr ||
+	    err == JSInsufficientResourcesErr;
 }
 
 /* stream_fail: why the stream could not be made, with JetStream's code. */
@@ -183,13 +185,13 @@ ensure_stream(struct bus *b)
 				return 0;
 			}
 			si = NULL;
-			if (!transient(s, err) && js_GetStreamInfo(&si, b->js,
+			if (!transient(b, s, err) && js_GetStreamInfo(&si, b->js,
 			    BUS_STREAM, NULL, NULL) == NATS_OK) {
 				jsStreamInfo_Destroy(si);
 				return 0;
 			}
 		}
-		if (!transient(s, err) || nats_Now() >= until)
+		if (!transient(b, s, err) || nats_Now() >= until)
 			return stream_fail(what, s, err);
 		nats_Sleep(RECONNECT_MS);
 	}
@@ -232,10 +234,11 @@ static void
 denied(natsConnection *nc, natsSubscription *sub, natsStatus err,
     void *closure)
 {
+	struct bus *b = closure;
 	const char *why = NULL;
 
 	(void)sub;
-	(void)closure;
+	atomic_store(&b->refused, 1);
 	if (natsConnection_GetLastError(nc, &why) == NATS_OK || why == NULL)
 		why = natsStatus_GetText(err);
 	diag_warn(NULL, NULL, "the server refused: %s", why);
@@ -266,13 +269,14 @@ set_servers(natsOptions *opts, const char *list)
 }
 
 /*
- * connect_options: the server URLs, TLS, credentials and waits of
- * conf, and inboxes under "_INBOX.who'".
+ * connect_options: the server URLs, TLS, credentials and waits of b's
+ * conf, inboxes under "_INBOX.who'", and the handler that tells b of
+ * what the server refused.
  */
 static natsStatus
-connect_options(natsOptions **opts, const struct bus_conf *conf,
-    const char *who)
+connect_options(natsOptions **opts, struct bus *b, const char *who)
 {
+	const struct bus_conf *conf = b->conf;
 	char tok[256], inbox[300];
 	natsStatus s;
 
@@ -286,7 +290,7 @@ connect_options(natsOptions **opts, const struct bus_conf *conf,
 	if (s == NATS_OK)
 		s = natsOptions_SetTimeout(*opts, CONNECT_MS);
 	if (s == NATS_OK)
-		s = natsOptions_SetErrorHandler(*opts, denied, NULL);
+		s = natsOptions_SetErrorHandler(*opts, denied, b);
 	if (s == NATS_OK)
 		s = natsOptions_SetReconnectWait(*opts, RECONNECT_MS);
 	if (s == NATS_OK)
@@ -317,7 +321,8 @@ bus_open(const struct bus_conf *conf, const char *who)
 
 	b->conf = conf;
 	snprintf(what, sizeof what, "cannot connect to %s", conf->url);
-	s = connect_options(&opts, conf, who);
+	atomic_init(&b->refused, 0);
+	s = connect_options(&opts, b, who);
 	if (s == NATS_OK)
 		s = natsConnection_Connect(&b->nc, opts);
 	natsOptions_Destroy(opts);

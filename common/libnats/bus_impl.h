@@ -5,6 +5,8 @@
 #ifndef UPKIT_BUS_IMPL_H
 #define UPKIT_BUS_IMPL_H
 
+#include <stdatomic.h>
+
 #include <nats/nats.h>
 
 #include "bus.h"
@@ -13,6 +15,9 @@ struct bus {
 	natsConnection *nc;
 	jsCtx *js;
 	const struct bus_conf *conf;
+	atomic_int refused;	/* the server refused something (a
+				   permission violation), said by libnats'
+				   thread: a timeout since is no wait */
 };
 
 /* bus_fail: a diagnostic "what: libnats' reason"; returns -1. */

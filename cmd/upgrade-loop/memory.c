@@ -11,11 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "diag.h"
 #include "loop.h"
-#include "xalloc.h"
 
 /* A peak at this share of the memory the loop may use is a warning. */
 #define PEAK_NEAR_PERCENT 75
